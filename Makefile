@@ -1,0 +1,79 @@
+# corral — a herd7-compatible memory-model simulator.
+#
+#   make              build ./corral and build/libcorral.a
+#   make test         unit tests, our regression litmus tests, and the
+#                     public conformance corpus when ../shared is present
+#   make check-asan   the same under AddressSanitizer + UBSan
+#   make bench        benchmarks (bench/), printing figures
+#   make CC=clang     any C17 compiler with gcc-style flags
+
+CC      ?= cc
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+WARN     = -std=c17 -Wall -Wextra -Werror -Wno-unused-parameter \
+           -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CPPFLAGS = -D_GNU_SOURCE -Iinclude -Isrc
+LDLIBS   = -lnettle -lpthread -lm
+BUILD   ?= build
+BIN     ?= corral
+
+LIB_SRC := $(sort $(wildcard src/util/*.c src/rel/*.c src/litmus/*.c \
+                             src/exec/*.c src/cat/*.c src/out/*.c src/core/*.c))
+CLI_SRC := $(sort $(wildcard src/cli/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+LIB      := $(BUILD)/libcorral.a
+
+SHARED  ?= ../shared
+CONFORM  = $(SHARED)/tools/conform
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: all test unit regress conform check-asan bench clean
+
+all: $(BIN)
+
+$(BIN): $(CLI_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+
+test: unit regress conform
+
+unit: $(UNIT_BIN) $(BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+
+regress: $(BIN)
+	@tests/run-regress.sh ./$(BIN)
+
+# The public corpus: run only when ../shared is there (CI has it).
+conform: $(BIN)
+	@if [ -x "$(CONFORM)" ]; then \
+	  $(CONFORM) --corpus $(SHARED)/conformance --bin ./$(BIN) --jobs $(JOBS) \
+	    $(CONFORM_ARGS); \
+	else echo "conform: $(SHARED) not present, skipped"; fi
+
+check-asan:
+	$(MAKE) BUILD=build-asan BIN=build-asan/corral \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  LDFLAGS="-fsanitize=address,undefined" test
+
+bench: corral
+	@bench/run.sh ./corral
+
+clean:
+	rm -rf build build-asan corral

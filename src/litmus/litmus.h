@@ -1,0 +1,235 @@
+/*
+ * litmus.h — a parsed litmus test, independent of the architecture.
+ *
+ * The front end (parse.c) splits a file into header, metadata, init
+ * section, code and final section (see ../shared/spec/litmus.md), parses
+ * the init and final sections here, and hands each code cell to the
+ * architecture's parser (x86.c, ppc.c, ...) through ArchOps.  Everything is
+ * allocated in the Test's arena.  Source spellings are kept next to parsed
+ * values because the Hash digest is computed on the test as written.
+ */
+#ifndef CORRAL_LITMUS_H
+#define CORRAL_LITMUS_H
+
+#include "../util/util.h"
+
+typedef enum Arch {
+  ARCH_X86,
+  ARCH_X86_64,
+  ARCH_PPC,
+  ARCH_ARM,
+  ARCH_AARCH64,
+  ARCH_RISCV,
+  ARCH_MIPS,
+  ARCH_C,
+  ARCH_COUNT
+} Arch;
+
+/* ---------------------------------------------------------------- values */
+typedef enum LitValKind {
+  LV_INT,     /* 42, -1, 0x10 */
+  LV_ADDR,    /* x, &x, x[3] (address of a location or array cell) */
+  LV_LABEL,   /* label:"P1:L0", P1:L0, 1:L0 */
+  LV_ARRAY,   /* {1,2,3} */
+  LV_TAG,     /* :green */
+} LitValKind;
+
+typedef struct LitVal {
+  LitValKind kind;
+  const char *text;     /* spelling for the hash: "0x10", "y", "1:L0", "{1,2}" */
+  int64_t num;          /* LV_INT: the value */
+  const char *sym;      /* LV_ADDR: the symbol; LV_TAG: the tag */
+  bool has_index;       /* LV_ADDR: x[i] */
+  int64_t index;
+  int thread;           /* LV_LABEL */
+  const char *label;    /* LV_LABEL */
+  struct LitVal *elems; /* LV_ARRAY */
+  int nelems;
+  SrcPos pos;
+} LitVal;
+
+/* ------------------------------------------------------------- locations */
+typedef enum LocKind {
+  LOC_REG,      /* P0:r1, 0:EAX */
+  LOC_SYMREG,   /* %name */
+  LOC_GLOBAL,   /* x, [x] */
+  LOC_CELL,     /* t[i] */
+} LocKind;
+
+typedef struct LitLoc {
+  LocKind kind;
+  int thread;           /* LOC_REG */
+  const char *reg;      /* LOC_REG: as written ("EAX", "a0"); LOC_SYMREG: name */
+  int regid;            /* LOC_REG: the architecture's register number, or -1
+                           (C tests: locals are named, see Test.c) */
+  const char *sym;      /* LOC_GLOBAL, LOC_CELL */
+  int64_t index;        /* LOC_CELL */
+  SrcPos pos;
+} LitLoc;
+
+/* ----------------------------------------------------------------- types */
+typedef enum TypeKind {
+  TY_NONE,        /* x=1 */
+  TY_PTR_NOBASE,  /* *x=y */
+  TY_BASE,        /* int x=1 */
+  TY_ATOMIC,      /* _Atomic int x=1 */
+  TY_PTR,         /* int *x=y */
+  TY_ARRAY,       /* int t[2] */
+} TypeKind;
+
+typedef struct LitType {
+  TypeKind kind;
+  const char *base;     /* "int", "uint64_t", ... (NULL for TY_NONE/TY_PTR_NOBASE) */
+  int array_len;        /* TY_ARRAY */
+} LitType;
+
+typedef struct InitItem {
+  LitLoc loc;
+  LitType type;
+  LitVal val;           /* value 0 (text "0") when none was written */
+  bool has_val;
+  SrcPos pos;
+} InitItem;
+
+/* ---------------------------------------------------------- propositions */
+typedef enum PropKind {
+  P_TRUE,
+  P_FALSE,
+  P_EQ,         /* loc = val   (also ==) */
+  P_LOCEQ,      /* loc = loc2 */
+  P_NOT,        /* ~a, not a, and loc != val (as NOT of EQ) */
+  P_AND,
+  P_OR,
+  P_IMPL,
+} PropKind;
+
+typedef struct Prop {
+  PropKind kind;
+  LitLoc loc, loc2;
+  LitVal val;
+  struct Prop *a, *b;
+  SrcPos pos;
+} Prop;
+
+typedef enum Quant { Q_EXISTS, Q_NOT_EXISTS, Q_FORALL } Quant;
+
+/* ------------------------------------------------------------------ code */
+
+/* Generic instruction: each architecture gives `op`, `flags` and the
+ * operands their meaning (see its own file).  Labels are kept by name;
+ * the hash renames them, the semantics resolves them per thread. */
+typedef enum OperandKind {
+  OPK_NONE,
+  OPK_REG,      /* reg */
+  OPK_IMM,      /* imm */
+  OPK_MEM,      /* memory operand: base reg, index reg2, imm offset, sym,
+                   shift/extend in sub, per architecture */
+  OPK_LABEL,    /* label (name in sym) */
+  OPK_SYM,      /* absolute symbol, e.g. X86 [x] (name in sym) */
+  OPK_COND,     /* condition code (imm holds the arch's code) */
+  OPK_STR,      /* raw text (e.g. PPC "com" pseudo-instruction) */
+} OperandKind;
+
+typedef struct Operand {
+  uint8_t kind;
+  uint8_t sub;        /* architecture-specific refinement (shift kind...) */
+  int reg, reg2;      /* -1 when absent */
+  int64_t imm;
+  int64_t imm2;       /* second immediate (shift amount...) */
+  const char *sym;
+} Operand;
+
+enum { INSTR_MAX_OPS = 6 };
+
+typedef struct Instr {
+  int op;             /* the architecture's opcode enum */
+  uint32_t flags;     /* architecture-specific bits (sizes, '.', .aq...) */
+  int nops;
+  Operand ops[INSTR_MAX_OPS];
+  const char *text;   /* source text of the cell, trimmed, for messages */
+  SrcPos pos;
+} Instr;
+
+typedef struct CodeEntry {
+  const char *label;  /* non-NULL: this entry is the definition "label:" */
+  Instr *ins;         /* non-NULL: an instruction */
+  SrcPos pos;
+} CodeEntry;
+
+typedef struct Thread {
+  CodeEntry *entries; /* labels and instructions in program order; empty
+                         cells produce no entry */
+  int nentries;
+} Thread;
+
+/* ------------------------------------------------------------------ test */
+typedef struct Meta {
+  const char *key, *value;
+} Meta;
+
+struct ArchOps;
+struct CCode;
+
+typedef struct Test {
+  Arena arena;
+  const char *file;      /* path as given */
+  const char *text;      /* whole file */
+  Arch arch;
+  const struct ArchOps *ops;
+  const char *name;      /* test name (".litmus" removed) */
+  const char *doc;       /* doc string or NULL */
+  Meta *meta;            /* metadata in file order */
+  int nmeta;
+  InitItem *init;        /* init items as written, in order */
+  int ninit;
+  Thread *threads;       /* assembly tests */
+  int nthreads;
+  struct CCode *c;       /* C tests (see c.h), else NULL */
+  LitLoc *locations;     /* `locations [...]` */
+  int nlocations;
+  Prop *filter;          /* or NULL */
+  bool has_cond;         /* false: no condition (behaves as forall true) */
+  Quant quant;
+  Prop *cond;            /* P_TRUE when has_cond is false */
+  SrcPos cond_pos;
+} Test;
+
+/* Parse a litmus file.  Returns NULL on error, with the error in err
+ * (position and message).  The Test owns its arena; free with test_free. */
+Test *litmus_parse(const char *path, const char *text, Err *err);
+void test_free(Test *t);
+
+/* Value of the metadata key (exact, case-sensitive match) or NULL. */
+const char *test_meta(const Test *t, const char *key);
+
+/* --------------------------------------------------------- architectures
+ * Each architecture front end fills one of these (x86.c, ppc.c, ...). */
+typedef struct ArchOps {
+  Arch arch;
+  const char *name;           /* "PPC", as in the litmus header */
+  int word_bits;              /* 32 or 64: the scalar width */
+  int nregs;                  /* register ids are 0..nregs-1 */
+  /* Parse a register name as written in the init or final section
+   * ("EAX", "r3", "X0", "W0", "a0"); returns its id or -1. */
+  int (*parse_reg)(const char *s);
+  /* Canonical spelling in final states ("EAX", "r3", "X0", "x10"). */
+  const char *(*reg_name)(int reg);
+  /* Parse one code cell's instruction (text without labels, trimmed, not
+   * empty).  On failure raises through err at pos, e.g.
+   * "unknown instruction 'foo r1' (PPC)". */
+  Instr *(*parse_instr)(Arena *a, Err *err, const char *text, SrcPos pos);
+  /* Canonical spelling for the hash (../shared/spec/hash.md §7), with
+   * labels renamed by `rename` (called with the label name). */
+  void (*print_instr)(const Instr *ins, StrBuf *out,
+                      const char *(*rename)(void *ctx, const char *label),
+                      void *ctx);
+} ArchOps;
+
+const ArchOps *arch_ops(Arch a);      /* NULL if not supported yet */
+const char *arch_name(Arch a);
+bool arch_from_name(const char *s, Arch *a);
+
+/* Printing helpers shared by the hash and the output (print.c). */
+void lit_print_loc_hash(const LitLoc *l, StrBuf *out);  /* as written */
+
+#endif

@@ -1,0 +1,191 @@
+/*
+ * rel.c — the out-of-line relation operations (see rel.h).
+ *
+ * Composition is row-oriented: row i of a;b is the union of the rows b[j]
+ * for every j in a[i].  Closure is Warshall's algorithm on rows.  Both are
+ * O(n^2 * w) word operations, a few hundred instructions for n <= 64.
+ */
+#include "rel.h"
+
+void set_fill(Dim d, Word *s) {
+  for (int i = 0; i < d.w; i++) s[i] = ~(Word)0;
+  int extra = d.w * 64 - d.n;
+  if (extra > 0 && d.n > 0) s[d.w - 1] >>= extra;
+  if (d.n == 0) s[0] = 0;
+}
+
+int set_count(Dim d, const Word *s) {
+  int c = 0;
+  for (int i = 0; i < d.w; i++) c += __builtin_popcountll(s[i]);
+  return c;
+}
+
+int set_first(Dim d, const Word *s) { return set_next(d, s, 0); }
+
+int rel_count(Dim d, const Word *r) {
+  int c = 0, n = rel_words(d);
+  for (int i = 0; i < n; i++) c += __builtin_popcountll(r[i]);
+  return c;
+}
+
+void rel_compose(Dim d, Word *dst, const Word *a, const Word *b) {
+  int w = d.w;
+  if (w == 1) {
+    for (int i = 0; i < d.n; i++) {
+      Word acc = 0;
+      for (Word bits = a[i]; bits; bits &= bits - 1)
+        acc |= b[__builtin_ctzll(bits)];
+      dst[i] = acc;
+    }
+    return;
+  }
+  for (int i = 0; i < d.n; i++) {
+    Word *out = dst + (size_t)i * w;
+    memset(out, 0, sizeof(Word) * (size_t)w);
+    const Word *ai = a + (size_t)i * w;
+    for (int k = 0; k < w; k++)
+      for (Word bits = ai[k]; bits; bits &= bits - 1) {
+        const Word *bj = b + (size_t)(k * 64 + __builtin_ctzll(bits)) * w;
+        for (int x = 0; x < w; x++) out[x] |= bj[x];
+      }
+  }
+}
+
+void rel_inverse(Dim d, Word *dst, const Word *r) {
+  rel_clear(d, dst);
+  for (int i = 0; i < d.n; i++) {
+    const Word *ri = rel_crow(d, r, i);
+    for (int j = set_next(d, ri, 0); j >= 0; j = set_next(d, ri, j + 1))
+      rel_set(d, dst, j, i);
+  }
+}
+
+void rel_closure(Dim d, Word *r) {
+  int w = d.w;
+  if (w == 1) {
+    for (int k = 0; k < d.n; k++) {
+      Word rk = r[k], bit = (Word)1 << k;
+      if (!rk) continue;
+      for (int i = 0; i < d.n; i++)
+        if (r[i] & bit) r[i] |= rk;
+    }
+    return;
+  }
+  for (int k = 0; k < d.n; k++) {
+    const Word *rk = r + (size_t)k * w;
+    bool any = false;
+    for (int x = 0; x < w; x++) any |= rk[x] != 0;
+    if (!any) continue;
+    for (int i = 0; i < d.n; i++) {
+      Word *ri = r + (size_t)i * w;
+      if (bit_get(ri, k))
+        for (int x = 0; x < w; x++) ri[x] |= rk[x];
+    }
+  }
+}
+
+void rel_identity(Dim d, Word *dst, const Word *s) {
+  rel_clear(d, dst);
+  rel_add_identity(d, dst, s);
+}
+
+void rel_add_identity(Dim d, Word *dst, const Word *s) {
+  for (int i = set_next(d, s, 0); i >= 0; i = set_next(d, s, i + 1))
+    rel_set(d, dst, i, i);
+}
+
+void rel_product(Dim d, Word *dst, const Word *a, const Word *b) {
+  for (int i = 0; i < d.n; i++) {
+    Word *row = rel_row(d, dst, i);
+    if (bit_get(a, i))
+      set_copy(d, row, b);
+    else
+      set_clear(d, row);
+  }
+}
+
+void rel_complement(Dim d, Word *dst, const Word *r, const Word *u) {
+  for (int i = 0; i < d.n; i++) {
+    Word *row = rel_row(d, dst, i);
+    const Word *ri = rel_crow(d, r, i);
+    if (bit_get(u, i))
+      for (int x = 0; x < d.w; x++) row[x] = u[x] & ~ri[x];
+    else
+      set_clear(d, row);
+  }
+}
+
+void rel_domain(Dim d, Word *dst, const Word *r) {
+  set_clear(d, dst);
+  for (int i = 0; i < d.n; i++)
+    if (!set_is_empty(d, rel_crow(d, r, i))) bit_set(dst, i);
+}
+
+void rel_range(Dim d, Word *dst, const Word *r) {
+  set_clear(d, dst);
+  for (int i = 0; i < d.n; i++) set_or(d, dst, dst, rel_crow(d, r, i));
+}
+
+bool rel_irreflexive(Dim d, const Word *r) {
+  for (int i = 0; i < d.n; i++)
+    if (rel_get(d, r, i, i)) return false;
+  return true;
+}
+
+bool rel_acyclic(Dim d, const Word *r, int *scratch) {
+  return rel_find_cycle(d, r, NULL, scratch) == 0;
+}
+
+/* Iterative depth-first search; colour 0 = unvisited, 1 = on the stack,
+ * 2 = finished; cursor[u] is the next successor of u to examine.  A
+ * successor on the stack closes a cycle: the stack suffix from it. */
+int rel_find_cycle(Dim d, const Word *r, int *path, int *scratch) {
+  int n = d.n;
+  int *colour = scratch, *stack = scratch + n, *cursor = scratch + 2 * n;
+  memset(colour, 0, sizeof(int) * (size_t)n);
+  for (int s = 0; s < n; s++) {
+    if (colour[s]) continue;
+    int sp = 0;
+    stack[sp++] = s;
+    colour[s] = 1;
+    cursor[s] = 0;
+    while (sp) {
+      int u = stack[sp - 1];
+      const Word *ru = rel_crow(d, r, u);
+      int v = set_next(d, ru, cursor[u]);
+      if (v < 0) {
+        colour[u] = 2;
+        sp--;
+        continue;
+      }
+      cursor[u] = v + 1;
+      if (colour[v] == 1) {
+        /* The cycle is the stack suffix starting at v. */
+        int k = sp - 1;
+        while (stack[k] != v) k--;
+        int len = sp - k;
+        if (path)
+          for (int i = 0; i < len; i++) path[i] = stack[k + i];
+        return len;
+      }
+      if (colour[v] == 0) {
+        colour[v] = 1;
+        cursor[v] = 0;
+        stack[sp++] = v;
+      }
+    }
+  }
+  return 0;
+}
+
+void rel_restrict(Dim d, Word *dst, const Word *r, const Word *a,
+                  const Word *b) {
+  for (int i = 0; i < d.n; i++) {
+    Word *row = rel_row(d, dst, i);
+    const Word *ri = rel_crow(d, r, i);
+    if (bit_get(a, i))
+      set_and(d, row, ri, b);
+    else
+      set_clear(d, row);
+  }
+}
