@@ -107,6 +107,7 @@ struct Expr {
   Expr *e_empty, *e_cons;
   int elt, rest;      /* names bound in the cons clause (-1 for "_") */
   int before;         /* split form only, else -1; then rest = "after" */
+  bool split;         /* the split form (before may be -1 there: "_") */
 };
 
 typedef enum CheckTest { T_ACYCLIC, T_IRREFLEXIVE, T_EMPTY } CheckTest;
@@ -197,7 +198,12 @@ typedef struct CatNames {
 CatFile *cat_parse(Arena *arena, CatNames *names, Err *err, const char *path,
                    const char *text);
 
-/* Debug printer (tests and -dumpmodel). */
+/* Debug printers (tests and -dumpmodel), fully parenthesised: every
+ * compound expression is wrapped in "(...)", e.g. "(a | (b ; c))".
+ * cat_print_ins prints one instruction on one line (nested bodies inline);
+ * cat_print_file prints a header comment then one instruction per line. */
 void cat_print_expr(const CatNames *names, const Expr *e, StrBuf *out);
+void cat_print_ins(const CatNames *names, const Ins *i, StrBuf *out);
+void cat_print_file(const CatNames *names, const CatFile *f, StrBuf *out);
 
 #endif

@@ -58,10 +58,14 @@ typedef enum LocKind {
 
 typedef struct LitLoc {
   LocKind kind;
-  int thread;           /* LOC_REG */
-  const char *reg;      /* LOC_REG: as written ("EAX", "a0"); LOC_SYMREG: name */
+  int thread;           /* LOC_REG; LOC_SYMREG: the thread whose code uses
+                           the symbolic register (set by litmus_parse) */
+  const char *reg;      /* LOC_REG: as written ("EAX", "a0"; a leading '%'
+                           is dropped, as herd does); LOC_SYMREG: name
+                           without '%' */
   int regid;            /* LOC_REG: the architecture's register number, or -1
-                           (C tests: locals are named, see Test.c) */
+                           (C tests: locals are named, see Test.c);
+                           LOC_SYMREG: the real register it was allocated */
   const char *sym;      /* LOC_GLOBAL, LOC_CELL */
   int64_t index;        /* LOC_CELL */
   SrcPos pos;
@@ -137,6 +141,12 @@ typedef struct Operand {
   int64_t imm;
   int64_t imm2;       /* second immediate (shift amount...) */
   const char *sym;
+  /* Symbolic registers (`%name` in the source, litmus.md §2.1): the name
+   * without '%' of reg / reg2, else NULL.  litmus_parse() allocates every
+   * symbolic register to a free real register of its thread (as herd
+   * does), so reg / reg2 always hold a real register id afterwards; the
+   * names are kept because the hash prints the instruction as written. */
+  const char *sreg, *sreg2;
 } Operand;
 
 enum { INSTR_MAX_OPS = 6 };
@@ -223,6 +233,15 @@ typedef struct ArchOps {
   void (*print_instr)(const Instr *ins, StrBuf *out,
                       const char *(*rename)(void *ctx, const char *label),
                       void *ctx);
+  /* Added fields. */
+  /* Code-table splitting: true if a ';' right after this cell text (labels
+   * already removed, trimmed) belongs to the instruction rather than ending
+   * the row (X86 "LOCK; ADD ..."); NULL: never. */
+  bool (*semi_continues)(const char *cell);
+  /* Registers that symbolic registers may be allocated to, in herd's
+   * preference order (PPC: r1..r31, X86: EAX..EDI, ...). */
+  const int *symb_regs;
+  int nsymb_regs;
 } ArchOps;
 
 const ArchOps *arch_ops(Arch a);      /* NULL if not supported yet */
@@ -231,5 +250,65 @@ bool arch_from_name(const char *s, Arch *a);
 
 /* Printing helpers shared by the hash and the output (print.c). */
 void lit_print_loc_hash(const LitLoc *l, StrBuf *out);  /* as written */
+
+/* ------------------------------------------------ helpers (arch.c)
+ * Shared by the parsers of the state sections and of the instructions. */
+
+/* Parse an integer literal: optional '-', then decimal digits or 0x/0X and
+ * hex digits, the whole of [s, s+n).  Values up to 2^64-1 are accepted and
+ * wrap to int64_t (herd reads 0xffffffffffffffff as -1).  False on bad
+ * syntax or overflow. */
+bool lit_parse_int(const char *s, size_t n, int64_t *out);
+
+/* A tokenizer for one instruction's text, used by x86.c, ppc.c, ...
+ * Tokens: names ([A-Za-z_][A-Za-z0-9_./-]*), numbers (as lit_parse_int,
+ * a '-' only directly before a digit), "%name" (one token), double-quoted
+ * strings, and single punctuation characters. */
+typedef enum AsmTokKind {
+  AT_END, AT_NAME, AT_NUM, AT_PCTNAME, AT_STRING, AT_PUNCT
+} AsmTokKind;
+
+typedef struct AsmTok {
+  AsmTokKind kind;
+  const char *s;        /* AT_NAME / AT_PCTNAME (without '%') / AT_STRING
+                           (without quotes): start in the text */
+  size_t len;
+  int64_t num;          /* AT_NUM */
+  char c;               /* AT_PUNCT */
+  SrcPos pos;
+} AsmTok;
+
+typedef struct AsmScan {
+  Arena *arena;
+  Err *err;
+  const char *arch;     /* "PPC", for messages */
+  const char *text;     /* the whole instruction text */
+  SrcPos start;         /* its position */
+  size_t i;             /* scanning offset */
+  SrcPos cur;           /* position of offset i */
+  AsmTok tok;           /* current token */
+} AsmScan;
+
+void asm_scan_init(AsmScan *s, Arena *a, Err *err, const char *arch,
+                   const char *text, SrcPos pos);
+void asm_next(AsmScan *s);
+bool asm_is(const AsmScan *s, char punct);
+bool asm_accept(AsmScan *s, char punct);
+void asm_expect(AsmScan *s, char punct);
+bool asm_is_name(const AsmScan *s, const char *name);
+char *asm_tok_str(const AsmScan *s);  /* current token's text, arena copy */
+int64_t asm_expect_num(AsmScan *s);
+void asm_expect_end(AsmScan *s);
+/* "ARCH instruction 'TEXT': MESSAGE" at the current token. */
+CR_NORETURN void asm_error(AsmScan *s, const char *fmt, ...) CR_PRINTF(2, 3);
+/* "unknown ARCH instruction 'TEXT'" at the instruction. */
+CR_NORETURN void asm_unknown(AsmScan *s);
+Instr *asm_new_instr(AsmScan *s, int op);
+/* Append an operand (all fields cleared, reg = reg2 = -1). */
+Operand *asm_add_op(AsmScan *s, Instr *ins, OperandKind kind);
+/* Print a label operand through the hash's renaming callback. */
+const char *asm_label_name(const Operand *o,
+                           const char *(*rename)(void *ctx, const char *l),
+                           void *ctx);
 
 #endif

@@ -126,6 +126,18 @@ void arena_reset(Arena *a, ArenaMark m) {
   a->total = m.total;
 }
 
+void arena_rewind(Arena *a) {
+  if (!a->head) return;
+  while (a->head->next) {
+    ArenaChunk *n = a->head->next;
+    free(a->head);
+    a->head = n;
+  }
+  a->cur = a->head->data;
+  a->end = a->head->data + a->head->size;
+  a->total = 0;
+}
+
 /* ----------------------------------------------------------- string buf */
 
 void sb_init(StrBuf *b) { memset(b, 0, sizeof *b); }
@@ -253,13 +265,22 @@ int intern_find(const Interner *in, const char *s) {
 void err_init(Err *e) {
   memset(e, 0, sizeof *e);
   sb_init(&e->msg);
+  sb_init(&e->file);
 }
 
-void err_free(Err *e) { sb_free(&e->msg); }
+void err_free(Err *e) {
+  sb_free(&e->msg);
+  sb_free(&e->file);
+}
 
 void err_vraise(Err *e, int kind, SrcPos pos, const char *fmt, va_list ap) {
   sb_clear(&e->msg);
   sb_vprintf(&e->msg, fmt, ap);
+  if (pos.file && pos.file != e->file.s) {
+    sb_clear(&e->file);
+    sb_puts(&e->file, pos.file);
+    pos.file = e->file.s;
+  }
   e->pos = pos;
   e->kind = kind;
   err_rethrow(e);

@@ -58,6 +58,8 @@ char *arena_printf(Arena *a, const char *fmt, ...) CR_PRINTF(2, 3);
 /* Marks let a loop reuse the same memory for every iteration. */
 ArenaMark arena_mark(Arena *a);
 void arena_reset(Arena *a, ArenaMark m);
+/* Forget everything but keep the first chunk, for arenas reused in loops. */
+void arena_rewind(Arena *a);
 
 #define ARENA_NEW(a, T) ((T *)arena_zalloc((a), sizeof(T)))
 #define ARENA_NEWN(a, T, n) ((T *)arena_zalloc((a), sizeof(T) * (size_t)(n)))
@@ -137,6 +139,7 @@ typedef struct ErrJmp {
 typedef struct Err {
   ErrJmp *top;       /* innermost handler */
   StrBuf msg;        /* formatted message of the last error */
+  StrBuf file;       /* a copy of pos.file: the error outlives its source */
   SrcPos pos;        /* where it happened (file may be NULL) */
   int kind;          /* ERRK_* below */
   const char *src_line_text; /* optional: the offending source line */

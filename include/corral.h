@@ -1,0 +1,71 @@
+/*
+ * corral.h — the public interface of libcorral, a herd7-compatible
+ * axiomatic memory-model simulator.
+ *
+ * Usage:
+ *   corral_options *o = corral_options_new(libdir);
+ *   corral_option(o, "-model", "ppc.cat", &msg);   // herd7's options
+ *   corral_result r;
+ *   corral_run_file(o, "test.litmus", &r);         // thread-safe: one
+ *   fputs(r.output, stdout); ...                   // options, many tests
+ *   corral_result_free(&r);
+ *   corral_options_free(o);
+ *
+ * The library keeps no global mutable state: every run works on its own
+ * data, so tests may be simulated in parallel threads sharing one
+ * corral_options (which must not be modified while runs are active).
+ */
+#ifndef CORRAL_H
+#define CORRAL_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CORRAL_VERSION "0.1"
+/* The herd7 version whose behaviour corral reproduces. */
+#define CORRAL_HERD_VERSION "7.58"
+
+typedef struct corral_options corral_options;
+
+/* libdir: the directory of corral's own model files (may be NULL). */
+corral_options *corral_options_new(const char *libdir);
+void corral_options_free(corral_options *o);
+
+/* Number of arguments option `name` ("-model") takes: 0 or 1; -1 if the
+ * option is unknown. */
+int corral_option_arity(const char *name);
+
+/* Apply one option as herd7 would (configuration files named by -conf are
+ * read here).  Returns 0, or -1 with *msg set to a malloc'ed message. */
+int corral_option(corral_options *o, const char *name, const char *arg,
+                  char **msg);
+
+typedef enum corral_status {
+  CORRAL_OK = 0,      /* the test ran: output holds herd7's block */
+  CORRAL_ETEST = 1,   /* this test failed (syntax, semantics...): diag */
+  CORRAL_EFATAL = 2,  /* the model cannot be used (missing, bad syntax) */
+} corral_status;
+
+typedef struct corral_result {
+  corral_status status;
+  char *output;       /* herd7's text block, or NULL */
+  char *diag;         /* diagnostics for stderr, or NULL */
+  char *name;         /* test name, when the test parsed */
+  char hash[33];      /* its hash identity (see herd7's duplicate rule) */
+  double seconds;     /* CPU time of the simulation */
+} corral_result;
+
+/* Simulate one litmus file. */
+corral_status corral_run_file(const corral_options *o, const char *path,
+                              corral_result *r);
+void corral_result_free(corral_result *r);
+
+/* herd7-style usage text. */
+const char *corral_usage(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

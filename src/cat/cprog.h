@@ -1,0 +1,259 @@
+/*
+ * cprog.h — the compiled form of a model, private to src/cat.
+ *
+ * Compiled expressions mirror the AST, with every variable resolved:
+ *   CV_GLOBAL   a top-level binding (a slot of Run.g; rebinding a name
+ *               creates a new slot, so references made before the
+ *               rebinding keep the old value, as static scoping requires)
+ *   CV_LOCAL    a slot of a function frame, `depth` frames up
+ *   CV_PREDEF   a name the engine provides (po, rf, R, ...)
+ * A function frame holds all the locals of one function body (parameters,
+ * let-in names, set-match names) at slots fixed at compile time.
+ */
+#ifndef CORRAL_CAT_CPROG_H
+#define CORRAL_CAT_CPROG_H
+
+#include "interp.h"
+
+typedef struct CExpr CExpr;
+typedef struct CIns CIns;
+typedef struct CFun CFun;
+
+enum {
+  CV_GLOBAL = 100, /* beyond ExprKind values */
+  CV_LOCAL,
+  CV_PREDEF,
+  CV_TAGERR,       /* a tag that no enum declares */
+  CV_PRIM,         /* a primitive (domain, range...): slot = its id */
+  CV_PROJ,         /* component `slot` of the tuple `a` (tuple patterns) */
+};
+
+/* A pattern compiled to frame slots (-1 discards). */
+typedef struct CPat {
+  bool is_tuple;
+  int slot;
+  int *slots;
+  int n;
+} CPat;
+
+typedef struct CBind {
+  CPat pat;
+  CExpr *e;
+  bool is_fun;        /* right-hand side is a fun (let rec: mutual recursion) */
+} CBind;
+
+struct CFun {
+  CPat param;
+  int nlocals;
+  CExpr *body;
+  int name;           /* for messages, or -1 */
+};
+
+typedef struct CCond {
+  CondKind kind;
+  CExpr *a, *b;
+  bool variant_value; /* C_VARIANT, resolved at compile time */
+} CCond;
+
+typedef struct CTagClause {
+  int tag;            /* index in the enum, -1 when undefined */
+  CExpr *e;
+} CTagClause;
+
+struct CExpr {
+  int kind;           /* ExprKind or CV_* */
+  SrcPos pos;
+  int name;           /* variables and tags: the name (for messages) */
+  int slot, depth;    /* CV_GLOBAL: slot; CV_LOCAL: slot, frames up */
+  int tag_type, tag;  /* E_TAG */
+  CExpr **args;
+  int nargs;
+  CExpr *a, *b;
+  CFun *fun;          /* E_FUN */
+  CBind *binds;       /* E_LET, E_LETREC */
+  int nbinds;
+  CCond *cond;        /* E_IF */
+  CTagClause *clauses;/* E_MATCH_TAG */
+  int nclauses;
+  CExpr *dflt;
+  CExpr *e_empty, *e_cons;   /* E_MATCH_SET */
+  int elt, rest, before;     /* frame slots, -1 if discarded */
+};
+
+typedef enum CInsKind {
+  CI_LET,        /* global or local let: binds; is_local says which */
+  CI_LETREC,
+  CI_CHECK,
+  CI_WITH,
+  CI_CALL,
+  CI_FORALL,
+  CI_MATCH,      /* instruction-level tag match */
+  CI_ENUM,       /* binds the enum's set of tags (slot) */
+  CI_DEBUG,
+} CInsKind;
+
+typedef struct CInsList {
+  CIns **v;
+  int n;
+} CInsList;
+
+typedef struct CProc {
+  CPat param;
+  int nlocals;
+  CInsList body;
+  int name;
+} CProc;
+
+typedef struct CMatchClause {
+  int tag;             /* -1: default */
+  CInsList body;
+} CMatchClause;
+
+struct CIns {
+  CInsKind kind;
+  SrcPos pos;
+  /* CI_LET / CI_LETREC */
+  bool is_local;       /* binds frame slots (inside procedures/forall) */
+  int *slots;          /* slots bound, in pattern order (global slots, or
+                          frame slots when is_local); -1 for "_" */
+  CExpr **slot_exprs;  /* what each slot is bound to (right-hand side, or
+                          a projection of a hidden tuple slot) */
+  int *slot_nlocals;   /* frame size each global thunk needs */
+  int nslots;
+  CBind *binds;
+  int nbinds;
+  int nlocals;         /* locals needed by the right-hand sides */
+  Check *when;         /* let rec ... when (uncompiled info) */
+  CExpr *when_e;
+  /* CI_CHECK */
+  CheckMode mode;
+  CheckTest test;
+  bool negated;
+  int check_name;      /* -1 */
+  bool skipped;        /* named in -skipchecks */
+  int flag;            /* CM_FLAG: flag index, -1 when unnamed */
+  CExpr *e;            /* check, with, forall, match, debug expression */
+  /* CI_WITH / CI_FORALL */
+  int slot;            /* with: global slot (or local slot if is_local);
+                          forall: frame slot of the variable */
+  int depth;           /* fork depth of a CI_WITH (1, 2, ...) */
+  /* CI_CALL */
+  CProc *proc;
+  bool call_skipped;
+  /* CI_FORALL body, CI_MATCH clauses */
+  CInsList body;
+  int forall_nlocals;
+  CMatchClause *clauses;
+  int nclauses;
+  int enum_type;       /* CI_ENUM */
+};
+
+typedef struct EnumType {
+  int name;            /* the type name */
+  int *tags;           /* tag names */
+  int ntags;
+} EnumType;
+
+struct CProg {
+  Arena arena;
+  CatModel *model;
+  CatNames *names;
+  bool catdep;
+  CInsList top;        /* flat top-level instruction list */
+  int nglobals;
+  int *global_name;    /* slot -> name, for messages */
+  int *global_depth;   /* slot -> fork depth at its definition */
+  int *global_nlocals; /* slot -> locals its thunk needs */
+  CExpr **global_expr; /* slot -> right-hand side (NULL for with/enum) */
+  int maxdepth;        /* number of nested with forks */
+  Through through;
+  EnumType *enums;
+  int nenums;
+  const char **flag_names;
+  int nflags;
+  /* bell information for C tests: instructions K[...] declarations */
+  int nannot_types;
+  int *annot_kinds;    /* name of K (R, W, F, RMW, SRCU...) */
+  int *annot_enums;    /* enum type index */
+};
+
+/* Frames and slots at run time. */
+enum { SLOT_EMPTY, SLOT_THUNK, SLOT_BUSY, SLOT_VALUE };
+
+typedef struct Slot {
+  uint8_t state;
+  uint8_t stage;
+  Value *v;
+  const CExpr *e;      /* thunk */
+} Slot;
+
+typedef struct Frame {
+  struct Frame *up;
+  int level;           /* allocation level of the frame */
+  int n;
+  Slot s[];
+} Frame;
+
+typedef struct Closure {
+  const CFun *fn;
+  Frame *env;
+} Closure;
+
+typedef struct GSlot {
+  uint8_t state;
+  uint8_t stage;
+  Value *v;
+  /* cache across candidates */
+  Value *cached;
+  uint8_t cached_stage;
+  uint64_t cached_gen;
+} GSlot;
+
+/* Bindings being forced, so that `try` can undo them after an error. */
+typedef struct Busy {
+  GSlot *g;
+  Slot *s;
+} Busy;
+typedef VEC(Busy) BusyVec;
+
+enum { MAX_LEVELS = 16 };
+
+struct Run {
+  const CProg *prog;
+  CatHost host;
+  Err *err;
+  Dim d;
+  Word *univ;
+  Value *univ_set;     /* V_SET of the universe */
+  GSlot *g;
+  Arena levels[MAX_LEVELS]; /* 0: candidate; k: inside the k-th fork */
+  int level;           /* current allocation level */
+  Arena es_cache, rf_cache;
+  uint64_t gen_es, gen_rf, gen_counter;
+  int wm;              /* stage watermark of the current evaluation */
+  int *scratch;        /* 3n ints for cycle search */
+  int scratch_n;
+  int call_depth;
+  BusyVec busy;
+  RunStats stats;
+};
+
+/* eval.c */
+Value *cat_eval(Run *r, const CExpr *e, Frame *f);
+CR_NORETURN void cat_error(Run *r, SrcPos pos, const char *fmt, ...)
+    CR_PRINTF(3, 4);
+Arena *run_cur(Run *r);
+Value *val_new(Run *r, int kind);
+Value *as_rel(Run *r, Value *v, SrcPos pos);  /* coerce to V_REL */
+Value *as_set(Run *r, Value *v, SrcPos pos);  /* coerce to V_SET */
+int val_compare(const Run *r, const Value *a, const Value *b);
+Value *val_copy_deep(Run *r, Arena *a, const Value *v);
+bool val_has_closure(const Value *v);
+Value *predef_lookup(Run *r, int name, SrcPos pos, bool *found);
+void bind_pat(Run *r, Frame *f, const CPat *p, Value *v, SrcPos pos);
+/* prims.c */
+int prim_lookup(const char *name);  /* -1 if none */
+Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos);
+const char *prim_name(int prim);
+
+#endif

@@ -1,0 +1,918 @@
+/*
+ * eval.c — evaluation of compiled cat expressions and instructions.
+ *
+ * Memory: values live in the arena of an allocation *level*.  Level 0 is
+ * reset for every candidate; level k (k >= 1) for every branch of the k-th
+ * nested `with`.  A global binding made at fork depth k is evaluated (when
+ * first forced) with level k, so a lazy binding made before a fork but
+ * forced inside a branch survives the branch.  Values whose stage is 0 or
+ * 1 are also copied to the structure / rf caches and reused by later
+ * candidates (see interp.h).
+ *
+ * The watermark r->wm is the highest stage read by the evaluation in
+ * progress; forcing a binding saves it, evaluates with a fresh watermark,
+ * records that as the binding's stage, and merges it back.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cprog.h"
+
+/* ------------------------------------------------------------- errors */
+
+void cat_error(Run *r, SrcPos pos, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  err_vraise(r->err, ERRK_SEMANTIC, pos, fmt, ap);
+}
+
+static const char *name_of(const Run *r, int id) {
+  return id >= 0 ? intern_name(&r->prog->names->in, id) : "_";
+}
+
+static const char *kind_name(int k) {
+  static const char *const names[] = {"empty set", "universe", "event set",
+                                      "relation",  "event",    "pair",
+                                      "tag",       "set",      "tuple",
+                                      "function",  "primitive"};
+  return k >= 0 && k < (int)ARRAY_LEN(names) ? names[k] : "value";
+}
+
+/* ------------------------------------------------------------- values */
+
+Arena *run_cur(Run *r) { return &r->levels[r->level]; }
+
+Value *val_new(Run *r, int kind) {
+  Value *v = arena_alloc(run_cur(r), sizeof(Value));
+  memset(v, 0, sizeof *v);
+  v->kind = (uint8_t)kind;
+  return v;
+}
+
+static Value EMPTY_V = {V_EMPTY, 0, {0}};
+static Value UNIV_V = {V_UNIV, 0, {0}};
+
+static Value *mk_set(Run *r) {
+  Value *v = val_new(r, V_SET);
+  v->u.bits = arena_zalloc(run_cur(r), sizeof(Word) * (size_t)r->d.w);
+  return v;
+}
+
+static Value *mk_rel(Run *r) {
+  Value *v = val_new(r, V_REL);
+  v->u.bits = arena_zalloc(run_cur(r), sizeof(Word) * (size_t)rel_words(r->d));
+  return v;
+}
+
+Value *as_set(Run *r, Value *v, SrcPos pos) {
+  switch (v->kind) {
+  case V_SET:
+    return v;
+  case V_EMPTY:
+    return mk_set(r);
+  case V_UNIV:
+    return r->univ_set;
+  case V_EVENT: {
+    Value *s = mk_set(r);
+    bit_set(s->u.bits, v->u.ev);
+    return s;
+  }
+  case V_VSET:
+    if (v->n == 0) return mk_set(r);
+    break;
+  default:
+    break;
+  }
+  cat_error(r, pos, "type error: event set expected, %s found", kind_name(v->kind));
+}
+
+Value *as_rel(Run *r, Value *v, SrcPos pos) {
+  switch (v->kind) {
+  case V_REL:
+    return v;
+  case V_EMPTY:
+    return mk_rel(r);
+  case V_UNIV: {
+    Value *x = mk_rel(r);
+    rel_product(r->d, x->u.bits, r->univ, r->univ);
+    return x;
+  }
+  case V_PAIR: {
+    Value *x = mk_rel(r);
+    rel_set(r->d, x->u.bits, v->u.pair.a, v->u.pair.b);
+    return x;
+  }
+  case V_VSET:
+    if (v->n == 0) return mk_rel(r);
+    break;
+  default:
+    break;
+  }
+  cat_error(r, pos, "type error: relation expected, %s found", kind_name(v->kind));
+}
+
+static bool is_setlike(int k) { return k == V_SET || k == V_EVENT; }
+static bool is_rellike(int k) { return k == V_REL || k == V_PAIR; }
+
+/* Total order on values, used to keep value sets sorted. */
+int val_compare(const Run *r, const Value *a, const Value *b) {
+  int ka = a->kind, kb = b->kind;
+  if (ka != kb) {
+    /* The polymorphic empty set equals any empty set. */
+    bool ea = ka == V_EMPTY, eb = kb == V_EMPTY;
+    if (ea || eb) {
+      const Value *o = ea ? b : a;
+      bool empty = (o->kind == V_SET && set_is_empty(r->d, o->u.bits)) ||
+                   (o->kind == V_REL && rel_is_empty(r->d, o->u.bits)) ||
+                   (o->kind == V_VSET && o->n == 0);
+      if (empty) return 0;
+    }
+    return ka < kb ? -1 : 1;
+  }
+  switch (ka) {
+  case V_EMPTY:
+  case V_UNIV:
+    return 0;
+  case V_SET:
+    return memcmp(a->u.bits, b->u.bits, sizeof(Word) * (size_t)r->d.w);
+  case V_REL:
+    return memcmp(a->u.bits, b->u.bits, sizeof(Word) * (size_t)rel_words(r->d));
+  case V_EVENT:
+    return (a->u.ev > b->u.ev) - (a->u.ev < b->u.ev);
+  case V_PAIR:
+    if (a->u.pair.a != b->u.pair.a) return a->u.pair.a < b->u.pair.a ? -1 : 1;
+    return (a->u.pair.b > b->u.pair.b) - (a->u.pair.b < b->u.pair.b);
+  case V_TAG:
+    if (a->n != b->n) return a->n < b->n ? -1 : 1;
+    return (a->u.tag > b->u.tag) - (a->u.tag < b->u.tag);
+  case V_VSET:
+  case V_TUPLE: {
+    if (a->n != b->n) return a->n < b->n ? -1 : 1;
+    for (int i = 0; i < a->n; i++) {
+      int c = val_compare(r, a->u.elems[i], b->u.elems[i]);
+      if (c) return c;
+    }
+    return 0;
+  }
+  case V_CLOSURE:
+    return (a->u.clo > b->u.clo) - (a->u.clo < b->u.clo);
+  case V_PRIM:
+    return (a->u.prim > b->u.prim) - (a->u.prim < b->u.prim);
+  }
+  return 0;
+}
+
+/* Sort and deduplicate value-set elements in place; returns the count.
+ * Insertion sort: value sets are small, and this keeps us reentrant. */
+static int vset_normalise(const Run *r, Value **e, int n) {
+  for (int i = 1; i < n; i++) {
+    Value *x = e[i];
+    int j = i - 1;
+    while (j >= 0 && val_compare(r, e[j], x) > 0) {
+      e[j + 1] = e[j];
+      j--;
+    }
+    e[j + 1] = x;
+  }
+  int k = 0;
+  for (int i = 0; i < n; i++)
+    if (k == 0 || val_compare(r, e[k - 1], e[i]) != 0) e[k++] = e[i];
+  return k;
+}
+
+static Value *mk_vset(Run *r, Value **elems, int n) {
+  Value *v = val_new(r, V_VSET);
+  v->u.elems = arena_alloc(run_cur(r), sizeof(Value *) * (size_t)(n + 1));
+  if (n) memcpy(v->u.elems, elems, sizeof(Value *) * (size_t)n);
+  v->n = vset_normalise(r, v->u.elems, n);
+  return v;
+}
+
+Value *val_vset(Run *r, Value **elems, int n) { return mk_vset(r, elems, n); }
+
+/* Insert x into sorted set s (a new value; s is unchanged). */
+static Value *vset_add(Run *r, const Value *s, Value *x) {
+  int lo = 0, hi = s->n;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    int c = val_compare(r, s->u.elems[mid], x);
+    if (c == 0) return (Value *)s;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  Value *v = val_new(r, V_VSET);
+  v->n = s->n + 1;
+  v->u.elems = arena_alloc(run_cur(r), sizeof(Value *) * (size_t)v->n);
+  memcpy(v->u.elems, s->u.elems, sizeof(Value *) * (size_t)lo);
+  v->u.elems[lo] = x;
+  memcpy(v->u.elems + lo + 1, s->u.elems + lo,
+         sizeof(Value *) * (size_t)(s->n - lo));
+  return v;
+}
+
+static bool vset_mem(const Run *r, const Value *s, const Value *x) {
+  int lo = 0, hi = s->n;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    int c = val_compare(r, s->u.elems[mid], x);
+    if (c == 0) return true;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return false;
+}
+
+bool val_has_closure(const Value *v) {
+  if (v->kind == V_CLOSURE) return true;
+  if (v->kind == V_VSET || v->kind == V_TUPLE)
+    for (int i = 0; i < v->n; i++)
+      if (val_has_closure(v->u.elems[i])) return true;
+  return false;
+}
+
+Value *val_copy_deep(Run *r, Arena *a, const Value *v) {
+  if (v == &EMPTY_V || v == &UNIV_V) return (Value *)v;
+  Value *c = arena_alloc(a, sizeof(Value));
+  *c = *v;
+  switch (v->kind) {
+  case V_SET:
+    c->u.bits = arena_alloc(a, sizeof(Word) * (size_t)r->d.w);
+    memcpy(c->u.bits, v->u.bits, sizeof(Word) * (size_t)r->d.w);
+    break;
+  case V_REL:
+    c->u.bits = arena_alloc(a, sizeof(Word) * (size_t)rel_words(r->d));
+    memcpy(c->u.bits, v->u.bits, sizeof(Word) * (size_t)rel_words(r->d));
+    break;
+  case V_VSET:
+  case V_TUPLE:
+    c->u.elems = arena_alloc(a, sizeof(Value *) * (size_t)(v->n + 1));
+    for (int i = 0; i < v->n; i++)
+      c->u.elems[i] = val_copy_deep(r, a, v->u.elems[i]);
+    break;
+  default:
+    break;
+  }
+  return c;
+}
+
+/* ------------------------------------------------------- set algebra */
+
+typedef enum SetOp { OP_UNION, OP_INTER, OP_DIFF } SetOp;
+
+static Value *vset_op(Run *r, SetOp op, Value *a, Value *b) {
+  int na = a->kind == V_VSET ? a->n : 0, nb = b->kind == V_VSET ? b->n : 0;
+  Value **out = arena_alloc(run_cur(r), sizeof(Value *) * (size_t)(na + nb + 1));
+  int k = 0;
+  if (op == OP_UNION) {
+    for (int i = 0; i < na; i++) out[k++] = a->u.elems[i];
+    for (int i = 0; i < nb; i++) out[k++] = b->u.elems[i];
+    return mk_vset(r, out, k);
+  }
+  for (int i = 0; i < na; i++) {
+    bool in = nb && vset_mem(r, b, a->u.elems[i]);
+    if ((op == OP_INTER) == in) out[k++] = a->u.elems[i];
+  }
+  return mk_vset(r, out, k);
+}
+
+static Value *set_algebra(Run *r, SetOp op, Value *a, Value *b, SrcPos pos) {
+  int ka = a->kind, kb = b->kind;
+  if (ka == V_VSET || kb == V_VSET) {
+    if ((ka == V_VSET || ka == V_EMPTY) && (kb == V_VSET || kb == V_EMPTY))
+      return vset_op(r, op, a, b);
+    /* An empty value set mixes with anything. */
+    if (ka == V_VSET && a->n == 0) a = &EMPTY_V, ka = V_EMPTY;
+    if (kb == V_VSET && b->n == 0) b = &EMPTY_V, kb = V_EMPTY;
+    if (ka == V_VSET || kb == V_VSET)
+      cat_error(r, pos, "type error: mixing a set of values and a %s",
+                kind_name(ka == V_VSET ? kb : ka));
+  }
+  switch (op) {
+  case OP_UNION:
+    if (ka == V_EMPTY) return b;
+    if (kb == V_EMPTY) return a;
+    if (ka == V_UNIV || kb == V_UNIV) {
+      Value *o = ka == V_UNIV ? b : a;
+      if (o->kind == V_UNIV || is_setlike(o->kind) || is_rellike(o->kind))
+        return &UNIV_V;
+    }
+    break;
+  case OP_INTER:
+    if (ka == V_EMPTY || kb == V_EMPTY) return &EMPTY_V;
+    if (ka == V_UNIV) return b;
+    if (kb == V_UNIV) return a;
+    break;
+  case OP_DIFF:
+    if (kb == V_EMPTY || ka == V_EMPTY) return a;
+    if (kb == V_UNIV) return &EMPTY_V;
+    break;
+  }
+  bool rel = is_rellike(ka) || is_rellike(kb);
+  bool set = is_setlike(ka) || is_setlike(kb);
+  if (rel && set)
+    cat_error(r, pos, "type error: mixing sets and relations in %s",
+              op == OP_UNION ? "union" : op == OP_INTER ? "intersection" : "difference");
+  if (!rel && !set) {
+    if (ka == V_TAG || kb == V_TAG)
+      cat_error(r, pos, "type error: set expected, tag found");
+    cat_error(r, pos, "type error: set or relation expected, %s found",
+              kind_name(is_setlike(ka) || is_rellike(ka) || ka == V_UNIV ? kb : ka));
+  }
+  if (rel) {
+    Value *x = as_rel(r, a, pos), *y = as_rel(r, b, pos), *z = mk_rel(r);
+    if (op == OP_UNION) rel_or(r->d, z->u.bits, x->u.bits, y->u.bits);
+    else if (op == OP_INTER) rel_and(r->d, z->u.bits, x->u.bits, y->u.bits);
+    else rel_andnot(r->d, z->u.bits, x->u.bits, y->u.bits);
+    return z;
+  }
+  Value *x = as_set(r, a, pos), *y = as_set(r, b, pos), *z = mk_set(r);
+  if (op == OP_UNION) set_or(r->d, z->u.bits, x->u.bits, y->u.bits);
+  else if (op == OP_INTER) set_and(r->d, z->u.bits, x->u.bits, y->u.bits);
+  else set_andnot(r->d, z->u.bits, x->u.bits, y->u.bits);
+  return z;
+}
+
+static Value *compose(Run *r, Value *a, Value *b, SrcPos pos) {
+  if (a->kind == V_EMPTY || b->kind == V_EMPTY) return &EMPTY_V;
+  Value *x = as_rel(r, a, pos), *y = as_rel(r, b, pos), *z = mk_rel(r);
+  rel_compose(r->d, z->u.bits, x->u.bits, y->u.bits);
+  return z;
+}
+
+static Value *identity_of(Run *r, const Word *s) {
+  Value *z = mk_rel(r);
+  rel_identity(r->d, z->u.bits, s);
+  return z;
+}
+
+static Value *complement(Run *r, Value *a, SrcPos pos) {
+  switch (a->kind) {
+  case V_EMPTY:
+    return &UNIV_V;
+  case V_UNIV:
+    return &EMPTY_V;
+  case V_SET:
+  case V_EVENT: {
+    Value *x = as_set(r, a, pos), *z = mk_set(r);
+    set_andnot(r->d, z->u.bits, r->univ, x->u.bits);
+    return z;
+  }
+  case V_REL:
+  case V_PAIR: {
+    Value *x = as_rel(r, a, pos), *z = mk_rel(r);
+    rel_complement(r->d, z->u.bits, x->u.bits, r->univ);
+    return z;
+  }
+  case V_VSET:
+    if (a->n > 0 && a->u.elems[0]->kind == V_TAG) {
+      const EnumType *et = &r->prog->enums[a->u.elems[0]->n];
+      Value **out = arena_alloc(run_cur(r), sizeof(Value *) * (size_t)(et->ntags + 1));
+      int k = 0;
+      for (int i = 0; i < et->ntags; i++) {
+        Value t = {V_TAG, a->u.elems[0]->n, {0}};
+        t.u.tag = i;
+        if (!vset_mem(r, a, &t)) {
+          Value *tv = val_new(r, V_TAG);
+          *tv = t;
+          out[k++] = tv;
+        }
+      }
+      return mk_vset(r, out, k);
+    }
+    break;
+  default:
+    break;
+  }
+  cat_error(r, pos, "type error: cannot complement a %s", kind_name(a->kind));
+}
+
+static Value *add_elem(Run *r, Value *x, Value *s, SrcPos pos) {
+  if (s->kind == V_EMPTY) {
+    if (x->kind == V_EVENT) return as_set(r, x, pos);
+    if (x->kind == V_PAIR) return as_rel(r, x, pos);
+    return mk_vset(r, &x, 1);
+  }
+  if (s->kind == V_SET && x->kind == V_EVENT) {
+    Value *z = mk_set(r);
+    set_copy(r->d, z->u.bits, s->u.bits);
+    bit_set(z->u.bits, x->u.ev);
+    return z;
+  }
+  if (s->kind == V_REL) {
+    int ea = -1, eb = -1;
+    if (x->kind == V_PAIR) {
+      ea = x->u.pair.a;
+      eb = x->u.pair.b;
+    } else if (x->kind == V_TUPLE && x->n == 2 && x->u.elems[0]->kind == V_EVENT &&
+               x->u.elems[1]->kind == V_EVENT) {
+      ea = x->u.elems[0]->u.ev;
+      eb = x->u.elems[1]->u.ev;
+    }
+    if (ea >= 0) {
+      Value *z = mk_rel(r);
+      rel_copy(r->d, z->u.bits, s->u.bits);
+      rel_set(r->d, z->u.bits, ea, eb);
+      return z;
+    }
+  }
+  if (s->kind == V_VSET) return vset_add(r, s, x);
+  cat_error(r, pos, "type error: cannot add a %s to a %s", kind_name(x->kind),
+            kind_name(s->kind));
+}
+
+static Value *product(Run *r, Value *a, Value *b, SrcPos pos) {
+  if (a->kind == V_EMPTY || b->kind == V_EMPTY) return &EMPTY_V;
+  Value *x = as_set(r, a, pos), *y = as_set(r, b, pos), *z = mk_rel(r);
+  rel_product(r->d, z->u.bits, x->u.bits, y->u.bits);
+  return z;
+}
+
+static Value *closure_op(Run *r, Value *a, int kind, SrcPos pos) {
+  if (a->kind == V_UNIV) return &UNIV_V;
+  Value *x = as_rel(r, a, pos), *z = mk_rel(r);
+  rel_copy(r->d, z->u.bits, x->u.bits);
+  if (kind != E_OPT) rel_closure(r->d, z->u.bits);
+  if (kind != E_PLUS) rel_add_identity(r->d, z->u.bits, r->univ);
+  return z;
+}
+
+static Value *inverse(Run *r, Value *a, SrcPos pos) {
+  if (a->kind == V_EMPTY || a->kind == V_UNIV) return a;
+  if (a->kind == V_PAIR) {
+    Value *z = val_new(r, V_PAIR);
+    z->u.pair.a = a->u.pair.b;
+    z->u.pair.b = a->u.pair.a;
+    return z;
+  }
+  Value *x = as_rel(r, a, pos), *z = mk_rel(r);
+  rel_inverse(r->d, z->u.bits, x->u.bits);
+  return z;
+}
+
+/* --------------------------------------------------------- bindings */
+
+
+static Frame *new_frame(Run *r, int n, Frame *up) {
+  Frame *f = arena_alloc(run_cur(r), sizeof(Frame) + sizeof(Slot) * (size_t)n);
+  f->up = up;
+  f->level = r->level;
+  f->n = n;
+  memset(f->s, 0, sizeof(Slot) * (size_t)n);
+  return f;
+}
+
+static Value *force_global(Run *r, int slot, SrcPos pos) {
+  GSlot *g = &r->g[slot];
+  if (g->state == SLOT_VALUE) {
+    if (g->stage > r->wm) r->wm = g->stage;
+    return g->v;
+  }
+  if (g->state == SLOT_BUSY)
+    cat_error(r, pos, "%s is defined in terms of itself",
+              name_of(r, r->prog->global_name[slot]));
+  if (g->state != SLOT_THUNK)
+    cat_error(r, pos, "internal error: %s used before its definition",
+              name_of(r, r->prog->global_name[slot]));
+  const CExpr *e = r->prog->global_expr[slot];
+  g->state = SLOT_BUSY;
+  Busy b = {g, NULL};
+  vec_push(r->busy, b);
+  int saved_wm = r->wm, saved_level = r->level;
+  r->wm = STAGE_ES;
+  r->level = r->prog->global_depth[slot];
+  Frame *f = new_frame(r, r->prog->global_nlocals[slot], NULL);
+  Value *v = cat_eval(r, e, f);
+  int st = r->wm;
+  r->level = saved_level;
+  r->wm = MAX(saved_wm, st);
+  r->busy.len--;
+  g->v = v;
+  g->stage = (uint8_t)st;
+  g->state = SLOT_VALUE;
+  if (st <= STAGE_RF && !val_has_closure(v)) {
+    Arena *a = st == STAGE_ES ? &r->es_cache : &r->rf_cache;
+    g->cached = val_copy_deep(r, a, v);
+    g->cached_stage = (uint8_t)st;
+    g->cached_gen = st == STAGE_ES ? r->gen_es : r->gen_rf;
+    r->stats.cache_misses++;
+  }
+  return v;
+}
+
+static Value *force_local(Run *r, Frame *f, int slot, SrcPos pos) {
+  Slot *s = &f->s[slot];
+  if (s->state == SLOT_VALUE) {
+    if (s->stage > r->wm) r->wm = s->stage;
+    return s->v;
+  }
+  if (s->state == SLOT_BUSY) cat_error(r, pos, "recursive definition");
+  if (s->state != SLOT_THUNK) cat_error(r, pos, "internal error: unbound local");
+  s->state = SLOT_BUSY;
+  Busy b = {NULL, s};
+  vec_push(r->busy, b);
+  int saved_wm = r->wm, saved_level = r->level;
+  r->wm = STAGE_ES;
+  r->level = f->level;
+  Value *v = cat_eval(r, s->e, f);
+  int st = r->wm;
+  r->level = saved_level;
+  r->wm = MAX(saved_wm, st);
+  r->busy.len--;
+  s->v = v;
+  s->stage = (uint8_t)st;
+  s->state = SLOT_VALUE;
+  return v;
+}
+
+static void set_local(Run *r, Frame *f, int slot, Value *v) {
+  if (slot < 0) return;
+  f->s[slot].state = SLOT_VALUE;
+  f->s[slot].v = v;
+  f->s[slot].stage = (uint8_t)r->wm;
+}
+
+void bind_pat(Run *r, Frame *f, const CPat *p, Value *v, SrcPos pos) {
+  if (!p->is_tuple) {
+    set_local(r, f, p->slot, v);
+    return;
+  }
+  if (v->kind == V_TUPLE && v->n == p->n) {
+    for (int i = 0; i < p->n; i++) set_local(r, f, p->slots[i], v->u.elems[i]);
+    return;
+  }
+  if (v->kind == V_PAIR && p->n == 2) {
+    Value *a = val_new(r, V_EVENT), *b = val_new(r, V_EVENT);
+    a->u.ev = v->u.pair.a;
+    b->u.ev = v->u.pair.b;
+    set_local(r, f, p->slots[0], a);
+    set_local(r, f, p->slots[1], b);
+    return;
+  }
+  if (p->n == 0 && v->kind == V_TUPLE && v->n == 0) return;
+  cat_error(r, pos, "type error: %d-tuple expected, %s found", p->n,
+            kind_name(v->kind));
+}
+
+static Value *apply(Run *r, Value *fv, Value *arg, SrcPos pos) {
+  if (fv->kind == V_PRIM) return prim_apply(r, fv->u.prim, arg, pos);
+  if (fv->kind != V_CLOSURE)
+    cat_error(r, pos, "type error: function expected, %s found", kind_name(fv->kind));
+  if (++r->call_depth > 20000)
+    cat_error(r, pos, "recursion too deep in model evaluation");
+  const CFun *fn = fv->u.clo->fn;
+  Frame *f = new_frame(r, fn->nlocals, fv->u.clo->env);
+  bind_pat(r, f, &fn->param, arg, pos);
+  Value *v = cat_eval(r, fn->body, f);
+  r->call_depth--;
+  return v;
+}
+
+Value *predef_lookup(Run *r, int name, SrcPos pos, bool *found) {
+  int stage = STAGE_ES;
+  Value *v = r->host.predef(r->host.ctx, name, &stage);
+  if (!v) {
+    if (found) {
+      *found = false;
+      return NULL;
+    }
+    cat_error(r, pos, "unbound var: %s", name_of(r, name));
+  }
+  if (found) *found = true;
+  if (stage > r->wm) r->wm = stage;
+  return v;
+}
+
+/* ---------------------------------------------------------- let rec */
+
+static bool value_grows_done(Run *r, Value *old, Value *nw) {
+  return val_compare(r, old, nw) == 0;
+}
+
+/* Least fixpoint of non-function bindings; function bindings are plain
+ * closures over the frame, which makes them mutually recursive. */
+static void letrec_local(Run *r, const CExpr *e, Frame *f) {
+  for (int i = 0; i < e->nbinds; i++) {
+    const CBind *b = &e->binds[i];
+    if (b->is_fun) {
+      f->s[b->pat.slot].state = SLOT_THUNK;
+      f->s[b->pat.slot].e = b->e;
+    } else {
+      set_local(r, f, b->pat.slot, &EMPTY_V);
+    }
+  }
+  for (int iter = 0;; iter++) {
+    bool changed = false;
+    for (int i = 0; i < e->nbinds; i++) {
+      const CBind *b = &e->binds[i];
+      if (b->is_fun) continue;
+      Value *old = f->s[b->pat.slot].v;
+      Value *nw = cat_eval(r, b->e, f);
+      if (!value_grows_done(r, old, nw)) changed = true;
+      set_local(r, f, b->pat.slot, nw);
+    }
+    if (!changed) break;
+    if (iter > 100000) cat_error(r, e->pos, "let rec does not converge");
+  }
+}
+
+/* ------------------------------------------------------------ try */
+
+static Value *eval_try(Run *r, const CExpr *e, Frame *f) {
+  ErrJmp j;
+  int saved_level = r->level, saved_wm = r->wm, saved_depth = r->call_depth;
+  int saved_busy = r->busy.len;
+  err_push(r->err, &j);
+  if (setjmp(j.jb) == 0) {
+    Value *v = cat_eval(r, e->a, f);
+    err_pop(r->err, &j);
+    return v;
+  }
+  /* Bindings being forced when the error struck become thunks again. */
+  for (int i = r->busy.len - 1; i >= saved_busy; i--) {
+    if (r->busy.data[i].g) r->busy.data[i].g->state = SLOT_THUNK;
+    if (r->busy.data[i].s) r->busy.data[i].s->state = SLOT_THUNK;
+  }
+  r->busy.len = saved_busy;
+  r->level = saved_level;
+  r->wm = saved_wm;
+  r->call_depth = saved_depth;
+  return cat_eval(r, e->b, f);
+}
+
+/* ----------------------------------------------------------- eval */
+
+static Frame *frame_up(Frame *f, int depth) {
+  while (depth-- > 0) f = f->up;
+  return f;
+}
+
+static bool cond_eval(Run *r, const CCond *c, Frame *f, SrcPos pos) {
+  if (c->kind == C_VARIANT) return c->variant_value;
+  Value *a = cat_eval(r, c->a, f), *b = cat_eval(r, c->b, f);
+  switch (c->kind) {
+  case C_EQ:
+    if (a->kind == V_UNIV || b->kind == V_UNIV) {
+      if (is_rellike(a->kind) || is_rellike(b->kind)) {
+        a = as_rel(r, a, pos);
+        b = as_rel(r, b, pos);
+      } else {
+        a = as_set(r, a, pos);
+        b = as_set(r, b, pos);
+      }
+    }
+    return val_compare(r, a, b) == 0;
+  case C_SUBSET: {
+    if (a->kind == V_VSET || b->kind == V_VSET) {
+      Value *d = set_algebra(r, OP_DIFF, a, b, pos);
+      return d->kind == V_EMPTY || (d->kind == V_VSET && d->n == 0);
+    }
+    Value *d = set_algebra(r, OP_DIFF, a, b, pos);
+    if (d->kind == V_EMPTY) return true;
+    if (d->kind == V_SET) return set_is_empty(r->d, d->u.bits);
+    if (d->kind == V_REL) return rel_is_empty(r->d, d->u.bits);
+    return false;
+  }
+  case C_IN:
+    if (b->kind == V_SET && a->kind == V_EVENT) return bit_get(b->u.bits, a->u.ev);
+    if (b->kind == V_UNIV && a->kind == V_EVENT) return bit_get(r->univ, a->u.ev);
+    if (b->kind == V_REL && a->kind == V_PAIR)
+      return rel_get(r->d, b->u.bits, a->u.pair.a, a->u.pair.b);
+    if (b->kind == V_REL && a->kind == V_TUPLE && a->n == 2)
+      return rel_get(r->d, b->u.bits, a->u.elems[0]->u.ev, a->u.elems[1]->u.ev);
+    if (b->kind == V_VSET) return vset_mem(r, b, a);
+    if (b->kind == V_EMPTY) return false;
+    cat_error(r, pos, "type error in `in`");
+  default:
+    return false;
+  }
+}
+
+static Value *eval_set_literal(Run *r, const CExpr *e, Frame *f) {
+  Value **v = arena_alloc(run_cur(r), sizeof(Value *) * (size_t)(e->nargs + 1));
+  bool events = true, pairs = true;
+  for (int i = 0; i < e->nargs; i++) {
+    v[i] = cat_eval(r, e->args[i], f);
+    events &= v[i]->kind == V_EVENT;
+    pairs &= v[i]->kind == V_PAIR;
+  }
+  if (events) {
+    Value *s = mk_set(r);
+    for (int i = 0; i < e->nargs; i++) bit_set(s->u.bits, v[i]->u.ev);
+    return s;
+  }
+  if (pairs) {
+    Value *s = mk_rel(r);
+    for (int i = 0; i < e->nargs; i++)
+      rel_set(r->d, s->u.bits, v[i]->u.pair.a, v[i]->u.pair.b);
+    return s;
+  }
+  return mk_vset(r, v, e->nargs);
+}
+
+/* Pick the smallest element of a non-empty set-like value, and the rest. */
+static void set_split(Run *r, Value *s, Value **elt, Value **rest, SrcPos pos) {
+  if (s->kind == V_UNIV) s = r->univ_set;
+  if (s->kind == V_SET) {
+    int i = set_first(r->d, s->u.bits);
+    Value *x = val_new(r, V_EVENT);
+    x->u.ev = i;
+    Value *y = mk_set(r);
+    set_copy(r->d, y->u.bits, s->u.bits);
+    bit_clr(y->u.bits, i);
+    *elt = x;
+    *rest = y;
+    return;
+  }
+  if (s->kind == V_REL) {
+    for (int i = 0; i < r->d.n; i++) {
+      const Word *row = rel_crow(r->d, s->u.bits, i);
+      int j = set_next(r->d, row, 0);
+      if (j < 0) continue;
+      Value *x = val_new(r, V_PAIR);
+      x->u.pair.a = i;
+      x->u.pair.b = j;
+      Value *y = mk_rel(r);
+      rel_copy(r->d, y->u.bits, s->u.bits);
+      bit_clr(rel_row(r->d, y->u.bits, i), j);
+      *elt = x;
+      *rest = y;
+      return;
+    }
+  }
+  if (s->kind == V_VSET && s->n > 0) {
+    *elt = s->u.elems[0];
+    Value *y = val_new(r, V_VSET);
+    y->n = s->n - 1;
+    y->u.elems = s->u.elems + 1;
+    *rest = y;
+    return;
+  }
+  cat_error(r, pos, "internal error: splitting an empty set");
+}
+
+static bool value_is_empty(Run *r, Value *v, SrcPos pos) {
+  switch (v->kind) {
+  case V_EMPTY:
+    return true;
+  case V_UNIV:
+    return set_is_empty(r->d, r->univ);
+  case V_SET:
+    return set_is_empty(r->d, v->u.bits);
+  case V_REL:
+    return rel_is_empty(r->d, v->u.bits);
+  case V_VSET:
+    return v->n == 0;
+  case V_EVENT:
+  case V_PAIR:
+    return false;
+  default:
+    cat_error(r, pos, "type error: set or relation expected, %s found",
+              kind_name(v->kind));
+  }
+}
+
+static Value *eval_match_set(Run *r, const CExpr *e, Frame *f) {
+  Value *s = cat_eval(r, e->a, f);
+  if (value_is_empty(r, s, e->pos)) return cat_eval(r, e->e_empty, f);
+  Value *elt, *rest;
+  set_split(r, s, &elt, &rest, e->pos);
+  if (e->before >= 0) set_local(r, f, e->before, &EMPTY_V);
+  set_local(r, f, e->elt, elt);
+  set_local(r, f, e->rest, rest);
+  return cat_eval(r, e->e_cons, f);
+}
+
+Value *cat_eval(Run *r, const CExpr *e, Frame *f) {
+  switch (e->kind) {
+  case E_ZERO:
+    return mk_rel(r);
+  case E_EMPTY:
+    return &EMPTY_V;
+  case E_UNIV:
+    return &UNIV_V;
+  case CV_GLOBAL:
+    return force_global(r, e->slot, e->pos);
+  case CV_LOCAL:
+    return force_local(r, frame_up(f, e->depth), e->slot, e->pos);
+  case CV_PREDEF:
+    return predef_lookup(r, e->name, e->pos, NULL);
+  case CV_PRIM: {
+    Value *v = val_new(r, V_PRIM);
+    v->u.prim = e->slot;
+    return v;
+  }
+  case CV_TAGERR:
+    cat_error(r, e->pos, "tag '%s is undefined", name_of(r, e->name));
+  case CV_PROJ: {
+    Value *t = cat_eval(r, e->a, f);
+    if (t->kind == V_TUPLE && e->slot < t->n) return t->u.elems[e->slot];
+    if (t->kind == V_PAIR && e->slot < 2) {
+      Value *x = val_new(r, V_EVENT);
+      x->u.ev = e->slot == 0 ? t->u.pair.a : t->u.pair.b;
+      return x;
+    }
+    cat_error(r, e->pos, "type error: tuple expected, %s found", kind_name(t->kind));
+  }
+  case E_TAG: {
+    Value *v = val_new(r, V_TAG);
+    v->n = e->tag_type;
+    v->u.tag = e->tag;
+    return v;
+  }
+  case E_SET:
+    return eval_set_literal(r, e, f);
+  case E_TUPLE: {
+    Value *v = val_new(r, V_TUPLE);
+    v->n = e->nargs;
+    v->u.elems = arena_alloc(run_cur(r), sizeof(Value *) * (size_t)(e->nargs + 1));
+    for (int i = 0; i < e->nargs; i++) v->u.elems[i] = cat_eval(r, e->args[i], f);
+    return v;
+  }
+  case E_UNION: {
+    Value *acc = cat_eval(r, e->args[0], f);
+    for (int i = 1; i < e->nargs; i++)
+      acc = set_algebra(r, OP_UNION, acc, cat_eval(r, e->args[i], f), e->pos);
+    return acc;
+  }
+  case E_SEQ: {
+    Value *acc = cat_eval(r, e->args[e->nargs - 1], f);
+    for (int i = e->nargs - 2; i >= 0; i--)
+      acc = compose(r, cat_eval(r, e->args[i], f), acc, e->pos);
+    return acc;
+  }
+  case E_INTER:
+    return set_algebra(r, OP_INTER, cat_eval(r, e->a, f), cat_eval(r, e->b, f), e->pos);
+  case E_DIFF:
+    return set_algebra(r, OP_DIFF, cat_eval(r, e->a, f), cat_eval(r, e->b, f), e->pos);
+  case E_PROD:
+    return product(r, cat_eval(r, e->a, f), cat_eval(r, e->b, f), e->pos);
+  case E_ADD: {
+    Value *x = cat_eval(r, e->a, f);
+    return add_elem(r, x, cat_eval(r, e->b, f), e->pos);
+  }
+  case E_STAR:
+  case E_PLUS:
+  case E_OPT:
+    return closure_op(r, cat_eval(r, e->a, f), e->kind, e->pos);
+  case E_INV:
+    return inverse(r, cat_eval(r, e->a, f), e->pos);
+  case E_COMPL:
+    return complement(r, cat_eval(r, e->a, f), e->pos);
+  case E_BRACKET: {
+    Value *s = cat_eval(r, e->a, f);
+    if (s->kind == V_EMPTY) return &EMPTY_V;
+    return identity_of(r, as_set(r, s, e->pos)->u.bits);
+  }
+  case E_APP: {
+    Value *fv = cat_eval(r, e->a, f);
+    Value *arg = cat_eval(r, e->b, f);
+    return apply(r, fv, arg, e->pos);
+  }
+  case E_FUN: {
+    Value *v = val_new(r, V_CLOSURE);
+    Closure *c = arena_alloc(run_cur(r), sizeof(Closure));
+    c->fn = e->fun;
+    c->env = f;
+    v->u.clo = c;
+    return v;
+  }
+  case E_LET:
+    for (int i = 0; i < e->nbinds; i++) {
+      const CBind *b = &e->binds[i];
+      if (!b->pat.is_tuple) {
+        if (b->pat.slot < 0) continue;
+        f->s[b->pat.slot].state = SLOT_THUNK;
+        f->s[b->pat.slot].e = b->e;
+      } else {
+        bind_pat(r, f, &b->pat, cat_eval(r, b->e, f), e->pos);
+      }
+    }
+    return cat_eval(r, e->a, f);
+  case E_LETREC:
+    letrec_local(r, e, f);
+    return cat_eval(r, e->a, f);
+  case E_TRY:
+    return eval_try(r, e, f);
+  case E_IF:
+    return cond_eval(r, e->cond, f, e->pos) ? cat_eval(r, e->a, f)
+                                            : cat_eval(r, e->b, f);
+  case E_MATCH_TAG: {
+    Value *t = cat_eval(r, e->a, f);
+    if (t->kind != V_TAG)
+      cat_error(r, e->pos, "type error: tag expected, %s found", kind_name(t->kind));
+    for (int i = 0; i < e->nclauses; i++)
+      if (e->clauses[i].tag == t->u.tag) return cat_eval(r, e->clauses[i].e, f);
+    if (e->dflt) return cat_eval(r, e->dflt, f);
+    cat_error(r, e->pos, "pattern matching failed");
+  }
+  case E_MATCH_SET:
+    return eval_match_set(r, e, f);
+  default:
+    cat_error(r, e->pos, "internal error: cannot evaluate node %d", e->kind);
+  }
+}

@@ -1,0 +1,149 @@
+/*
+ * interp.h — running a cat model on candidate executions.
+ *
+ * A model (stdlib.cat, then the bell file, then the model, with every
+ * include) is loaded and parsed once (model.c), then *compiled* for a run:
+ * includes are inlined (each inclusion is a fresh copy, since herd7
+ * re-executes an included file every time), `if "variant"` blocks are
+ * resolved, and every name is resolved to a global slot, a local frame
+ * slot or a predefined name of the engine.  Running the compiled program
+ * on a candidate is then a walk over a flat instruction list, where
+ * `with x from S` forks the rest of the list once per element of S.
+ *
+ * Staging: every binding's value carries the stage it depends on — 0: the
+ * event structure only (po, dependencies, fences), 1: also reads-from and
+ * final writes, 2: also a `with` choice (coherence).  A top-level binding
+ * whose value is of stage 0 or 1 is kept across candidates and reused
+ * while the event structure (stage 0) or the rf choice (stage 1) stays the
+ * same, so most of a model (ppo, fences, hb...) is computed once.
+ */
+#ifndef CORRAL_CAT_INTERP_H
+#define CORRAL_CAT_INTERP_H
+
+#include "../rel/rel.h"
+#include "ast.h"
+
+typedef struct Value Value;
+typedef struct CProg CProg;
+typedef struct Run Run;
+
+typedef enum VKind {
+  V_EMPTY,   /* {} : empty, of any set type */
+  V_UNIV,    /* _  : all events (as a relation: all pairs) */
+  V_SET,     /* event set */
+  V_REL,     /* relation */
+  V_EVENT,
+  V_PAIR,
+  V_TAG,
+  V_VSET,    /* set of values, sorted, no duplicates */
+  V_TUPLE,
+  V_CLOSURE,
+  V_PRIM,
+} VKind;
+
+struct Value {
+  uint8_t kind;
+  int n;               /* V_VSET, V_TUPLE: element count; V_TAG: enum type */
+  union {
+    Word *bits;        /* V_SET: w words; V_REL: n*w words */
+    int ev;            /* V_EVENT */
+    struct {
+      int a, b;
+    } pair;            /* V_PAIR */
+    int tag;           /* V_TAG: index in its enum */
+    Value **elems;     /* V_VSET, V_TUPLE */
+    struct Closure *clo;
+    int prim;
+  } u;
+};
+
+/* Stages (see above). */
+enum { STAGE_ES = 0, STAGE_RF = 1, STAGE_CO = 2 };
+
+/* What the engine provides to a run. */
+typedef struct CatHost {
+  void *ctx;
+  /* Value of a predefined name for the current candidate, or NULL when the
+   * name is not predefined (an unbound variable).  Values must stay valid
+   * for as long as their stage says (stage 0: the whole event structure). */
+  Value *(*predef)(void *ctx, int name, int *stage);
+  /* Events e1 and e2 carry the same value (different-values primitive). */
+  bool (*same_value)(void *ctx, int e1, int e2);
+  /* One accepted execution, with its flags (bit i = CProg flag i). */
+  void (*accept)(void *ctx, uint64_t flags);
+} CatHost;
+
+/* Options that change how checks are treated (herd7's -through,
+ * -skipchecks, -strictskip). */
+typedef enum Through { THROUGH_NONE, THROUGH_INVALID, THROUGH_ALL } Through;
+
+typedef struct CatConfig {
+  const char *const *variants;   /* set variants, lower case */
+  int nvariants;
+  Through through;
+  const char *const *skipchecks;
+  int nskipchecks;
+  bool strictskip;
+  bool catdep_variant;           /* -variant deps: register events visible */
+} CatConfig;
+
+/* A loaded model: the parsed files. */
+typedef struct CatModel {
+  Arena arena;
+  CatNames names;
+  CatFile *stdlib, *bell, *main;
+  /* every parsed file, for includes (path -> file) */
+  CatFile **files;
+  int nfiles;
+  const char **search;           /* include search path */
+  int nsearch;
+} CatModel;
+
+/* Load stdlib.cat (found on the search path), the optional bell file and
+ * the model, parsing every included file.  On error (file not found,
+ * syntax error) returns NULL with the error in err. */
+CatModel *cat_load(const char *model_path, const char *bell_path,
+                   const char *const *search, int nsearch, Err *err);
+void cat_model_free(CatModel *m);
+/* Find a file on the search path (see cat.md §8); NULL if not found.
+ * The result is allocated in `a`. */
+const char *cat_find_file(const char *name, const char *const *search,
+                          int nsearch, Arena *a);
+
+/* Compile a loaded model for one configuration.  Raises through err. */
+CProg *cat_compile(CatModel *m, const CatConfig *cfg, Err *err);
+void cat_prog_free(CProg *p);
+bool cat_prog_catdep(const CProg *p);
+const CatNames *cat_prog_names(const CProg *p);
+int cat_prog_nflags(const CProg *p);
+const char *cat_prog_flag_name(const CProg *p, int i); /* "*undef*" is 0 */
+enum { FLAG_UNDEF = 0 };
+
+/* Run state, reused across candidates of one test. */
+Run *run_new(const CProg *p, CatHost host, Err *err);
+void run_free(Run *r);
+/* A new event structure (n events, universe u): stage-0 caches are
+ * dropped.  The universe is copied. */
+void run_begin_structure(Run *r, Dim d, const Word *universe);
+/* A new rf / final-write choice: stage-1 caches are dropped. */
+void run_begin_rf(Run *r);
+/* Run the model on the current candidate; calls host.accept for every
+ * accepted execution.  Raises through err on a model error. */
+void run_model(Run *r);
+
+/* Allocation of values for the host (predef): in the arena matching the
+ * stage the host asks for. */
+Arena *run_arena(Run *r, int stage);
+Value *val_set(Arena *a, Dim d, const Word *bits);  /* copies */
+Value *val_rel(Arena *a, Dim d, const Word *bits);  /* copies */
+Value *val_empty(Arena *a);
+Value *val_vset(Run *r, Value **elems, int n);      /* sorts, dedups */
+Dim run_dim(const Run *r);
+
+/* Statistics for benchmarks. */
+typedef struct RunStats {
+  uint64_t runs, accepted, forks, cache_hits, cache_misses;
+} RunStats;
+RunStats run_stats(const Run *r);
+
+#endif

@@ -1,0 +1,221 @@
+/*
+ * prims.c — the primitive functions of cat (cat.md §4.3).
+ *
+ * Primitives receive one value (a tuple when called with several
+ * arguments).  Those that need facts about events (locations, values) ask
+ * the engine through predefined names (`loc`) or the host callbacks.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cprog.h"
+
+enum {
+  P_DOMAIN,
+  P_RANGE,
+  P_CLASSES_LOC,
+  P_CLASSES,
+  P_LINEARISATIONS,
+  P_TAG2EVENTS,
+  P_DIFFERENT_VALUES,
+  P_AS_TRANSITIVE,
+  P_INTER_TRANSITIVE,
+  P_FAIL,
+  P_UNSUPPORTED_FIRST,
+  P_FROMTO = P_UNSUPPORTED_FIRST,
+  P_LOC2EVENTS,
+  P_SAME_OA,
+  P_OA_CHANGES,
+  P_WRITABLE,
+  P_LIFT,
+  P_DELIFT,
+  P_DELIFTINTER,
+  P_BISIMULATION,
+  P_TAG2SCOPE,
+  P_TAG2LEVEL,
+  P_TAG2FENCED,
+  P_COUNT
+};
+
+static const char *const prim_names[P_COUNT] = {
+    "domain",     "range",          "classes-loc",     "classes",
+    "linearisations", "tag2events", "different-values", "as_transitive",
+    "inter_transitive", "fail",     "fromto",          "loc2events",
+    "same-oa",    "oa-changes",     "at-least-one-writable", "lift",
+    "delift",     "deliftinter",    "bisimulation",    "tag2scope",
+    "tag2level",  "tag2fenced",
+};
+
+int prim_lookup(const char *name) {
+  for (int i = 0; i < P_COUNT; i++)
+    if (strcmp(prim_names[i], name) == 0) return i;
+  return -1;
+}
+
+const char *prim_name(int p) { return p >= 0 && p < P_COUNT ? prim_names[p] : "?"; }
+
+static Value *new_set(Run *r) {
+  Value *v = val_new(r, V_SET);
+  v->u.bits = arena_zalloc(run_cur(r), sizeof(Word) * (size_t)r->d.w);
+  return v;
+}
+
+static Value *new_rel(Run *r) {
+  Value *v = val_new(r, V_REL);
+  v->u.bits = arena_zalloc(run_cur(r), sizeof(Word) * (size_t)rel_words(r->d));
+  return v;
+}
+
+static Value *args2(Run *r, Value *arg, int i, SrcPos pos) {
+  if (arg->kind != V_TUPLE || arg->n != 2)
+    cat_error(r, pos, "type error: two arguments expected");
+  return arg->u.elems[i];
+}
+
+/* Partition of set s by the equivalence relation eq (restricted to s). */
+static Value *partition(Run *r, const Word *s, const Word *eq) {
+  Dim d = r->d;
+  Word *left = arena_alloc(run_cur(r), sizeof(Word) * (size_t)d.w);
+  set_copy(d, left, s);
+  VEC(Value *) out = {0};
+  for (int i = set_first(d, left); i >= 0; i = set_first(d, left)) {
+    Value *c = new_set(r);
+    set_and(d, c->u.bits, rel_crow(d, eq, i), left);
+    bit_set(c->u.bits, i);
+    set_andnot(d, left, left, c->u.bits);
+    vec_push(out, c);
+  }
+  Value *v = val_vset(r, out.data, out.len);
+  vec_free(out);
+  return v;
+}
+
+/* All strict total orders of the events of s extending r (restricted to
+ * s), each as a transitive relation: depth-first over topological sorts. */
+typedef struct Lin {
+  Run *run;
+  Dim d;
+  const Word *s, *r;
+  int *order;
+  int n, k;
+  Word *placed;
+  VEC(Value *) out;
+} Lin;
+
+static void lin_rec(Lin *l) {
+  if (l->k == l->n) {
+    Value *v = new_rel(l->run);
+    for (int i = 0; i < l->n; i++)
+      for (int j = i + 1; j < l->n; j++) rel_set(l->d, v->u.bits, l->order[i], l->order[j]);
+    vec_push(l->out, v);
+    return;
+  }
+  for (int e = set_next(l->d, l->s, 0); e >= 0; e = set_next(l->d, l->s, e + 1)) {
+    if (bit_get(l->placed, e)) continue;
+    /* e can come next if all its r-predecessors in s are placed. */
+    bool ok = true;
+    for (int p = set_next(l->d, l->s, 0); p >= 0 && ok; p = set_next(l->d, l->s, p + 1))
+      if (p != e && !bit_get(l->placed, p) && rel_get(l->d, l->r, p, e)) ok = false;
+    if (!ok) continue;
+    bit_set(l->placed, e);
+    l->order[l->k++] = e;
+    lin_rec(l);
+    l->k--;
+    bit_clr(l->placed, e);
+  }
+}
+
+static Value *linearisations(Run *r, Value *sv, Value *rv, SrcPos pos) {
+  Value *s = as_set(r, sv, pos), *rel = as_rel(r, rv, pos);
+  Lin l = {0};
+  l.run = r;
+  l.d = r->d;
+  l.s = s->u.bits;
+  l.r = rel->u.bits;
+  l.n = set_count(r->d, s->u.bits);
+  l.order = arena_alloc(run_cur(r), sizeof(int) * (size_t)(l.n + 1));
+  l.placed = arena_zalloc(run_cur(r), sizeof(Word) * (size_t)r->d.w);
+  lin_rec(&l);
+  Value *v = val_vset(r, l.out.data, l.out.len);
+  vec_free(l.out);
+  return v;
+}
+
+static Value *predef_by_name(Run *r, const char *name, SrcPos pos) {
+  int id = intern_find(&r->prog->names->in, name);
+  bool found = false;
+  Value *v = id >= 0 ? predef_lookup(r, id, pos, &found) : NULL;
+  if (!found) return NULL;
+  return v;
+}
+
+Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos) {
+  switch (prim) {
+  case P_DOMAIN:
+  case P_RANGE: {
+    if (arg->kind == V_EMPTY) return new_set(r);
+    if (arg->kind == V_UNIV) return r->univ_set;
+    Value *x = as_rel(r, arg, pos), *s = new_set(r);
+    if (prim == P_DOMAIN)
+      rel_domain(r->d, s->u.bits, x->u.bits);
+    else
+      rel_range(r->d, s->u.bits, x->u.bits);
+    return s;
+  }
+  case P_CLASSES_LOC: {
+    Value *s = as_set(r, arg, pos);
+    Value *loc = predef_by_name(r, "loc", pos);
+    if (!loc || loc->kind != V_REL) cat_error(r, pos, "classes-loc: no locations");
+    /* Events without a location (fences...) are dropped. */
+    Word *with_loc = arena_alloc(run_cur(r), sizeof(Word) * (size_t)r->d.w);
+    rel_domain(r->d, with_loc, loc->u.bits);
+    set_and(r->d, with_loc, with_loc, s->u.bits);
+    return partition(r, with_loc, loc->u.bits);
+  }
+  case P_CLASSES: {
+    Value *x = as_rel(r, arg, pos);
+    Word *dom = arena_alloc(run_cur(r), sizeof(Word) * (size_t)r->d.w);
+    rel_domain(r->d, dom, x->u.bits);
+    return partition(r, dom, x->u.bits);
+  }
+  case P_LINEARISATIONS:
+    return linearisations(r, args2(r, arg, 0, pos), args2(r, arg, 1, pos), pos);
+  case P_TAG2EVENTS: {
+    if (arg->kind != V_TAG) cat_error(r, pos, "type error: tag expected");
+    const EnumType *et = &r->prog->enums[arg->n];
+    const char *t = intern_name(&r->prog->names->in, et->tags[arg->u.tag]);
+    char buf[256];
+    size_t n = strlen(t);
+    if (n + 1 > sizeof buf) cat_error(r, pos, "tag name too long");
+    memcpy(buf, t, n + 1);
+    if (buf[0] >= 'a' && buf[0] <= 'z') buf[0] = (char)(buf[0] - 'a' + 'A');
+    Value *v = predef_by_name(r, buf, pos);
+    return v ? v : new_set(r);
+  }
+  case P_DIFFERENT_VALUES: {
+    Value *x = as_rel(r, arg, pos), *z = new_rel(r);
+    for (int i = 0; i < r->d.n; i++) {
+      const Word *row = rel_crow(r->d, x->u.bits, i);
+      for (int j = set_next(r->d, row, 0); j >= 0; j = set_next(r->d, row, j + 1))
+        if (!r->host.same_value(r->host.ctx, i, j)) rel_set(r->d, z->u.bits, i, j);
+    }
+    if (r->wm < STAGE_RF) r->wm = STAGE_RF; /* values come from rf */
+    return z;
+  }
+  case P_AS_TRANSITIVE:
+    return arg;
+  case P_INTER_TRANSITIVE: {
+    Value *a = as_rel(r, args2(r, arg, 0, pos), pos);
+    Value *b = as_rel(r, args2(r, arg, 1, pos), pos);
+    Value *z = new_rel(r);
+    rel_copy(r->d, z->u.bits, a->u.bits);
+    rel_closure(r->d, z->u.bits);
+    rel_and(r->d, z->u.bits, z->u.bits, b->u.bits);
+    return z;
+  }
+  case P_FAIL:
+    cat_error(r, pos, "fail");
+  default:
+    cat_error(r, pos, "primitive %s is not supported", prim_name(prim));
+  }
+}

@@ -1,0 +1,465 @@
+/*
+ * run.c — executing a compiled model on the current candidate.
+ *
+ * The top-level list is flat (includes and variant blocks were expanded
+ * by the compiler), so the only non-local control flow is `with x from S`,
+ * which runs the rest of the list once per element of S: that is a loop
+ * around a recursive call on the next instruction index.  Procedure
+ * bodies, `forall` and instruction-level `match` run as blocks that either
+ * succeed (possibly raising flags) or reject the execution.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cprog.h"
+
+Run *run_new(const CProg *p, CatHost host, Err *err) {
+  Run *r = xcalloc(1, sizeof(Run));
+  r->prog = p;
+  r->host = host;
+  r->err = err;
+  r->g = xcalloc((size_t)p->nglobals + 1, sizeof(GSlot));
+  for (int i = 0; i < MAX_LEVELS; i++) arena_init(&r->levels[i]);
+  arena_init(&r->es_cache);
+  arena_init(&r->rf_cache);
+  return r;
+}
+
+void run_free(Run *r) {
+  if (!r) return;
+  for (int i = 0; i < MAX_LEVELS; i++) arena_free(&r->levels[i]);
+  arena_free(&r->es_cache);
+  arena_free(&r->rf_cache);
+  free(r->g);
+  free(r->scratch);
+  vec_free(r->busy);
+  free(r);
+}
+
+Dim run_dim(const Run *r) { return r->d; }
+RunStats run_stats(const Run *r) { return r->stats; }
+
+Arena *run_arena(Run *r, int stage) {
+  return stage == STAGE_ES ? &r->es_cache : stage == STAGE_RF ? &r->rf_cache
+                                                              : &r->levels[0];
+}
+
+void run_begin_structure(Run *r, Dim d, const Word *universe) {
+  arena_free(&r->es_cache);
+  arena_init(&r->es_cache);
+  arena_free(&r->rf_cache);
+  arena_init(&r->rf_cache);
+  r->d = d;
+  r->gen_es = ++r->gen_counter;
+  r->gen_rf = ++r->gen_counter;
+  r->univ = arena_alloc(&r->es_cache, sizeof(Word) * (size_t)d.w);
+  set_copy(d, r->univ, universe);
+  Value *u = arena_alloc(&r->es_cache, sizeof(Value));
+  memset(u, 0, sizeof *u);
+  u->kind = V_SET;
+  u->u.bits = r->univ;
+  r->univ_set = u;
+  if (!r->scratch || r->scratch_n < 3 * d.n) {
+    free(r->scratch);
+    r->scratch_n = 3 * d.n + 64;
+    r->scratch = xmalloc(sizeof(int) * (size_t)r->scratch_n);
+  }
+}
+
+void run_begin_rf(Run *r) {
+  arena_free(&r->rf_cache);
+  arena_init(&r->rf_cache);
+  r->gen_rf = ++r->gen_counter;
+}
+
+/* Values the host builds. */
+Value *val_set(Arena *a, Dim d, const Word *bits) {
+  Value *v = arena_zalloc(a, sizeof(Value));
+  v->kind = V_SET;
+  v->u.bits = arena_alloc(a, sizeof(Word) * (size_t)d.w);
+  set_copy(d, v->u.bits, bits);
+  return v;
+}
+
+Value *val_rel(Arena *a, Dim d, const Word *bits) {
+  Value *v = arena_zalloc(a, sizeof(Value));
+  v->kind = V_REL;
+  v->u.bits = arena_alloc(a, sizeof(Word) * (size_t)rel_words(d));
+  rel_copy(d, v->u.bits, bits);
+  return v;
+}
+
+Value *val_empty(Arena *a) {
+  Value *v = arena_zalloc(a, sizeof(Value));
+  v->kind = V_EMPTY;
+  return v;
+}
+
+/* ------------------------------------------------------------ checks */
+
+static bool check_holds(Run *r, const CIns *ci, Value *v) {
+  bool ok;
+  switch (ci->test) {
+  case T_EMPTY:
+    switch (v->kind) {
+    case V_EMPTY:
+      ok = true;
+      break;
+    case V_SET:
+      ok = set_is_empty(r->d, v->u.bits);
+      break;
+    case V_REL:
+      ok = rel_is_empty(r->d, v->u.bits);
+      break;
+    case V_VSET:
+      ok = v->n == 0;
+      break;
+    case V_UNIV:
+      ok = set_is_empty(r->d, r->univ);
+      break;
+    case V_EVENT:
+    case V_PAIR:
+      ok = false;
+      break;
+    default:
+      cat_error(r, ci->pos, "type error: empty of a non-set value");
+    }
+    break;
+  case T_IRREFLEXIVE: {
+    Value *x = as_rel(r, v, ci->pos);
+    ok = rel_irreflexive(r->d, x->u.bits);
+    break;
+  }
+  case T_ACYCLIC:
+  default: {
+    Value *x = as_rel(r, v, ci->pos);
+    ok = rel_acyclic(r->d, x->u.bits, r->scratch);
+    break;
+  }
+  }
+  return ci->negated ? !ok : ok;
+}
+
+static Value *eval_top_expr(Run *r, const CExpr *e, int nlocals, Frame *f) {
+  if (!f) {
+    Frame *tf = arena_alloc(run_cur(r), sizeof(Frame) + sizeof(Slot) * (size_t)nlocals);
+    tf->up = NULL;
+    tf->level = r->level;
+    tf->n = nlocals;
+    memset(tf->s, 0, sizeof(Slot) * (size_t)nlocals);
+    f = tf;
+  }
+  int saved = r->wm;
+  r->wm = STAGE_ES;
+  Value *v = cat_eval(r, e, f);
+  r->wm = MAX(saved, r->wm);
+  return v;
+}
+
+/* Outcome of one check: false when the execution is rejected. */
+static bool do_check(Run *r, const CIns *ci, Frame *f, uint64_t *flags) {
+  if (ci->skipped) return true;
+  if (ci->mode == CM_CHECK && r->prog->through != THROUGH_NONE) return true;
+  Value *v = eval_top_expr(r, ci->e, ci->nlocals, f);
+  bool ok = check_holds(r, ci, v);
+  switch (ci->mode) {
+  case CM_CHECK:
+    return ok;
+  case CM_FLAG:
+    if (ok && ci->flag >= 0) *flags |= (uint64_t)1 << ci->flag;
+    return true;
+  case CM_UNDEFINED_UNLESS:
+    if (!ok) *flags |= (uint64_t)1 << FLAG_UNDEF;
+    return true;
+  case CM_ASSERT:
+    if (!ok)
+      cat_error(r, ci->pos, "%s assertion failed, check input test.",
+                ci->check_name >= 0
+                    ? intern_name(&r->prog->names->in, ci->check_name)
+                    : "(unknown)");
+    return true;
+  }
+  return ok;
+}
+
+/* ---------------------------------------------------------- bindings */
+
+static bool cache_valid(const Run *r, const GSlot *g) {
+  if (!g->cached) return false;
+  if (g->cached_stage == STAGE_ES) return g->cached_gen == r->gen_es;
+  if (g->cached_stage == STAGE_RF) return g->cached_gen == r->gen_rf;
+  return false;
+}
+
+static void bind_global(Run *r, int slot) {
+  if (slot < 0) return;
+  GSlot *g = &r->g[slot];
+  if (cache_valid(r, g)) {
+    g->state = SLOT_VALUE;
+    g->v = g->cached;
+    g->stage = g->cached_stage;
+    r->stats.cache_hits++;
+    return;
+  }
+  g->cached = NULL;
+  g->state = SLOT_THUNK;
+}
+
+static void set_global(Run *r, int slot, Value *v, int stage) {
+  GSlot *g = &r->g[slot];
+  g->state = SLOT_VALUE;
+  g->v = v;
+  g->stage = (uint8_t)stage;
+}
+
+/* let rec of non-function values at top level: least fixpoint, computed
+ * now (a fixpoint has no natural lazy form), reused from the cache when
+ * every component is still valid. */
+static bool letrec_global(Run *r, const CIns *ci) {
+  bool all_cached = true, any_value = false;
+  for (int i = 0; i < ci->nslots; i++) {
+    if (ci->binds[i].is_fun) continue;
+    any_value = true;
+    if (!cache_valid(r, &r->g[ci->slots[i]])) all_cached = false;
+  }
+  for (int i = 0; i < ci->nslots; i++)
+    if (ci->binds[i].is_fun) bind_global(r, ci->slots[i]);
+  if (!any_value) return true;
+  if (all_cached && !ci->when_e) {
+    for (int i = 0; i < ci->nslots; i++)
+      if (!ci->binds[i].is_fun) bind_global(r, ci->slots[i]);
+    return true;
+  }
+  static Value empty_v = {V_EMPTY, 0, {0}};
+  for (int i = 0; i < ci->nslots; i++)
+    if (!ci->binds[i].is_fun) set_global(r, ci->slots[i], &empty_v, STAGE_ES);
+  int saved_wm = r->wm, saved_level = r->level;
+  r->wm = STAGE_ES;
+  int level = r->prog->global_depth[ci->slots[0]];
+  r->level = level;
+  for (int iter = 0;; iter++) {
+    bool changed = false;
+    for (int i = 0; i < ci->nslots; i++) {
+      if (ci->binds[i].is_fun) continue;
+      int s = ci->slots[i];
+      Value *old = r->g[s].v;
+      Frame *f = arena_alloc(run_cur(r), sizeof(Frame) + sizeof(Slot) * (size_t)ci->slot_nlocals[i]);
+      f->up = NULL;
+      f->level = r->level;
+      f->n = ci->slot_nlocals[i];
+      memset(f->s, 0, sizeof(Slot) * (size_t)f->n);
+      Value *nw = cat_eval(r, ci->slot_exprs[i], f);
+      if (val_compare(r, old, nw) != 0) changed = true;
+      set_global(r, s, nw, r->wm);
+    }
+    if (ci->when_e) {
+      /* `when`: the fixpoint is abandoned, and the execution rejected, as
+       * soon as the test fails on an intermediate value. */
+      CIns tmp = *ci;
+      tmp.test = ci->when->test;
+      tmp.negated = ci->when->negated;
+      Value *v = eval_top_expr(r, ci->when_e, ci->nlocals, NULL);
+      if (!check_holds(r, &tmp, v)) {
+        r->level = saved_level;
+        r->wm = MAX(saved_wm, r->wm);
+        return false;
+      }
+    }
+    if (!changed) break;
+    if (iter > 100000) cat_error(r, ci->pos, "let rec does not converge");
+  }
+  int st = r->wm;
+  r->level = saved_level;
+  r->wm = saved_wm;
+  for (int i = 0; i < ci->nslots; i++) {
+    if (ci->binds[i].is_fun) continue;
+    GSlot *g = &r->g[ci->slots[i]];
+    g->stage = (uint8_t)st;
+    if (st <= STAGE_RF && !val_has_closure(g->v)) {
+      Arena *a = st == STAGE_ES ? &r->es_cache : &r->rf_cache;
+      g->cached = val_copy_deep(r, a, g->v);
+      g->cached_stage = (uint8_t)st;
+      g->cached_gen = st == STAGE_ES ? r->gen_es : r->gen_rf;
+    }
+  }
+  r->wm = MAX(saved_wm, st);
+  return true;
+}
+
+/* ------------------------------------------------------------ blocks */
+
+static bool exec_block(Run *r, const CInsList *l, Frame *f, uint64_t *flags);
+
+static Value *tag_set_of(Run *r, int type) {
+  const EnumType *et = &r->prog->enums[type];
+  Value **v = arena_alloc(run_cur(r), sizeof(Value *) * (size_t)(et->ntags + 1));
+  for (int i = 0; i < et->ntags; i++) {
+    v[i] = val_new(r, V_TAG);
+    v[i]->n = type;
+    v[i]->u.tag = i;
+  }
+  Value *s = val_new(r, V_VSET);
+  s->n = et->ntags;
+  s->u.elems = v;
+  return s;
+}
+
+/* Elements of a set value, for `forall` and `with`. */
+static int elements(Run *r, Value *s, Value ***out, SrcPos pos) {
+  if (s->kind == V_EMPTY) return 0;
+  if (s->kind == V_VSET) {
+    *out = s->u.elems;
+    return s->n;
+  }
+  if (s->kind == V_UNIV) s = r->univ_set;
+  if (s->kind == V_SET) {
+    int n = set_count(r->d, s->u.bits), k = 0;
+    Value **v = arena_alloc(run_cur(r), sizeof(Value *) * (size_t)(n + 1));
+    for (int i = set_next(r->d, s->u.bits, 0); i >= 0; i = set_next(r->d, s->u.bits, i + 1)) {
+      v[k] = val_new(r, V_EVENT);
+      v[k++]->u.ev = i;
+    }
+    *out = v;
+    return k;
+  }
+  if (s->kind == V_REL) {
+    int n = rel_count(r->d, s->u.bits), k = 0;
+    Value **v = arena_alloc(run_cur(r), sizeof(Value *) * (size_t)(n + 1));
+    for (int i = 0; i < r->d.n; i++) {
+      const Word *row = rel_crow(r->d, s->u.bits, i);
+      for (int j = set_next(r->d, row, 0); j >= 0; j = set_next(r->d, row, j + 1)) {
+        v[k] = val_new(r, V_PAIR);
+        v[k]->u.pair.a = i;
+        v[k++]->u.pair.b = j;
+      }
+    }
+    *out = v;
+    return k;
+  }
+  cat_error(r, pos, "type error: set expected");
+}
+
+static Frame *local_frame(Run *r, int n, Frame *up) {
+  Frame *f = arena_alloc(run_cur(r), sizeof(Frame) + sizeof(Slot) * (size_t)n);
+  f->up = up;
+  f->level = r->level;
+  f->n = n;
+  memset(f->s, 0, sizeof(Slot) * (size_t)n);
+  return f;
+}
+
+static void bind_local_let(Run *r, const CIns *ci, Frame *f) {
+  for (int k = 0; k < ci->nslots; k++) {
+    int s = ci->slots[k];
+    if (s < 0) continue;
+    f->s[s].state = SLOT_THUNK;
+    f->s[s].e = ci->slot_exprs[k];
+  }
+}
+
+/* One instruction that is not a fork; false if the execution is rejected. */
+static bool exec_simple(Run *r, const CIns *ci, Frame *f, uint64_t *flags) {
+  switch (ci->kind) {
+  case CI_LET:
+  case CI_LETREC:
+    if (ci->is_local) {
+      bind_local_let(r, ci, f);
+      return true;
+    }
+    if (ci->kind == CI_LETREC) return letrec_global(r, ci);
+    for (int k = 0; k < ci->nslots; k++) bind_global(r, ci->slots[k]);
+    return true;
+  case CI_CHECK:
+    return do_check(r, ci, f, flags);
+  case CI_CALL: {
+    if (ci->call_skipped) return true;
+    Value *arg = eval_top_expr(r, ci->e, ci->nlocals, f);
+    Frame *pf = local_frame(r, ci->proc->nlocals, NULL);
+    const CPat *p = &ci->proc->param;
+    if (p->is_tuple && p->n == 1 && !(arg->kind == V_TUPLE && arg->n == 1)) {
+      /* procedure P(x) called as P(e): the single formal takes e */
+      CPat one = {false, p->slots[0], NULL, 0};
+      bind_pat(r, pf, &one, arg, ci->pos);
+    } else {
+      bind_pat(r, pf, p, arg, ci->pos);
+    }
+    return exec_block(r, &ci->proc->body, pf, flags);
+  }
+  case CI_FORALL: {
+    Value *s = eval_top_expr(r, ci->e, ci->nlocals, f);
+    Value **el;
+    int n = elements(r, s, &el, ci->pos);
+    for (int i = 0; i < n; i++) {
+      Frame *bf = local_frame(r, ci->forall_nlocals, f);
+      bf->s[ci->slot].state = SLOT_VALUE;
+      bf->s[ci->slot].v = el[i];
+      bf->s[ci->slot].stage = (uint8_t)r->wm;
+      if (!exec_block(r, &ci->body, bf, flags)) return false;
+    }
+    return true;
+  }
+  case CI_MATCH: {
+    Value *t = eval_top_expr(r, ci->e, ci->nlocals, f);
+    if (t->kind != V_TAG) cat_error(r, ci->pos, "type error: tag expected");
+    for (int i = 0; i < ci->nclauses; i++)
+      if (ci->clauses[i].tag == t->u.tag || ci->clauses[i].tag == -1) {
+        Frame *bf = local_frame(r, ci->forall_nlocals, f);
+        return exec_block(r, &ci->clauses[i].body, bf, flags);
+      }
+    cat_error(r, ci->pos, "pattern matching failed");
+  }
+  case CI_ENUM:
+    set_global(r, ci->slot, tag_set_of(r, ci->enum_type), STAGE_ES);
+    return true;
+  case CI_DEBUG:
+    return true;
+  case CI_WITH:
+    cat_error(r, ci->pos, "`with` is not allowed here");
+  }
+  return true;
+}
+
+static bool exec_block(Run *r, const CInsList *l, Frame *f, uint64_t *flags) {
+  for (int i = 0; i < l->n; i++)
+    if (!exec_simple(r, l->v[i], f, flags)) return false;
+  return true;
+}
+
+/* The top-level list from index i; forks at `with`. */
+static void exec_top(Run *r, int i, uint64_t flags) {
+  const CInsList *l = &r->prog->top;
+  for (; i < l->n; i++) {
+    const CIns *ci = l->v[i];
+    if (ci->kind != CI_WITH) {
+      if (!exec_simple(r, ci, NULL, &flags)) return;
+      continue;
+    }
+    Value *s = eval_top_expr(r, ci->e, ci->nlocals, NULL);
+    Value **el;
+    int n = elements(r, s, &el, ci->pos);
+    int saved_level = r->level;
+    Arena *a = &r->levels[ci->depth];
+    for (int k = 0; k < n; k++) {
+      ArenaMark m = arena_mark(a);
+      r->level = ci->depth;
+      r->stats.forks++;
+      set_global(r, ci->slot, el[k], STAGE_CO);
+      exec_top(r, i + 1, flags);
+      r->level = saved_level;
+      arena_reset(a, m);
+    }
+    return;
+  }
+  r->stats.accepted++;
+  r->host.accept(r->host.ctx, flags);
+}
+
+void run_model(Run *r) {
+  for (int i = 0; i < MAX_LEVELS; i++) arena_rewind(&r->levels[i]);
+  r->level = 0;
+  r->wm = STAGE_ES;
+  r->call_depth = 0;
+  r->busy.len = 0;
+  r->stats.runs++;
+  exec_top(r, 0, 0);
+}

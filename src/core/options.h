@@ -1,0 +1,43 @@
+/*
+ * options.h — the option set of a session (private to src/core).
+ */
+#ifndef CORRAL_OPTIONS_H
+#define CORRAL_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../cat/interp.h"
+#include "../exec/engine.h"
+
+typedef struct ModelCache ModelCache;
+
+typedef struct DisplayOpt {
+  char *key, *value;
+} DisplayOpt;
+
+struct corral_options {
+  char *libdir;
+  char *model, *bell, *macros;
+  char **includes;
+  int nincludes;
+  char **variants;
+  int nvariants;
+  char **skipchecks;
+  int nskip;
+  Through through;
+  bool strictskip;
+  SpeedCheck speedcheck;
+  bool checkfilter, archcheck, hexa, candidates;
+  int unroll;
+  int verbose;
+  uint64_t maxcandidates;
+  double timeout;
+  /* picture options, kept for the graph writer */
+  DisplayOpt *display;
+  int ndisplay;
+  int conf_depth;
+  ModelCache *cache;
+};
+
+#endif

@@ -1,0 +1,344 @@
+/*
+ * session.c — libcorral's public API: herd7's options, model loading
+ * (cached across tests), and the simulation of one file.
+ */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "corral.h"
+#include "../cat/interp.h"
+#include "../exec/engine.h"
+#include "../litmus/litmus.h"
+#include "../out/hash.h"
+#include "../out/herd.h"
+#include "options.h"
+
+/* ------------------------------------------------------------ models */
+
+typedef struct ModelEnt {
+  char *key;              /* model \0 bell */
+  CatModel *m;
+  char *error;            /* load error message, if loading failed */
+} ModelEnt;
+
+struct ModelCache {
+  pthread_mutex_t lock;
+  ModelEnt *v;
+  int n;
+};
+
+static void cache_free(ModelCache *c) {
+  for (int i = 0; i < c->n; i++) {
+    free(c->v[i].key);
+    cat_model_free(c->v[i].m);
+    free(c->v[i].error);
+  }
+  free(c->v);
+  pthread_mutex_destroy(&c->lock);
+  free(c);
+}
+
+corral_options *corral_options_new(const char *libdir) {
+  corral_options *o = xcalloc(1, sizeof *o);
+  o->libdir = xstrdup(libdir ? libdir : ".");
+  o->unroll = 2;
+  o->checkfilter = true;
+  o->archcheck = true;
+  o->cache = xcalloc(1, sizeof(ModelCache));
+  pthread_mutex_init(&o->cache->lock, NULL);
+  return o;
+}
+
+void corral_options_free(corral_options *o) {
+  if (!o) return;
+  free(o->libdir);
+  free(o->model);
+  free(o->bell);
+  free(o->macros);
+  for (int i = 0; i < o->nincludes; i++) free(o->includes[i]);
+  free(o->includes);
+  for (int i = 0; i < o->nvariants; i++) free(o->variants[i]);
+  free(o->variants);
+  for (int i = 0; i < o->nskip; i++) free(o->skipchecks[i]);
+  free(o->skipchecks);
+  for (int i = 0; i < o->ndisplay; i++) {
+    free(o->display[i].key);
+    free(o->display[i].value);
+  }
+  free(o->display);
+  cache_free(o->cache);
+  free(o);
+}
+
+/* The search path of cat.md §8: ".", -I dirs, $HERDLIB, the library. */
+static int search_path(const corral_options *o, const char **out, int cap, Arena *a) {
+  int n = 0;
+  out[n++] = ".";
+  for (int i = 0; i < o->nincludes && n < cap - 2; i++) {
+    const char *d = o->includes[i];
+    out[n++] = d[0] == '+' ? arena_printf(a, "%s/%s", o->libdir, d + 1) : d;
+  }
+  const char *h = getenv("HERDLIB");
+  if (h && *h && n < cap - 1) out[n++] = h;
+  out[n++] = o->libdir;
+  return n;
+}
+
+/* Load (or find in the cache) the model and bell; NULL with *msg on error. */
+static CatModel *get_model(const corral_options *o, const char *model,
+                           const char *bell, char **msg) {
+  ModelCache *c = o->cache;
+  size_t lm = strlen(model), lb = bell ? strlen(bell) : 0;
+  char *key = xmalloc(lm + lb + 2);
+  memcpy(key, model, lm + 1);
+  if (bell) memcpy(key + lm + 1, bell, lb + 1);
+  else key[lm + 1] = 0;
+  pthread_mutex_lock(&c->lock);
+  CatModel *m = NULL;
+  for (int i = 0; i < c->n; i++)
+    if (memcmp(c->v[i].key, key, lm + lb + 2) == 0) {
+      m = c->v[i].m;
+      if (!m) *msg = xstrdup(c->v[i].error);
+      pthread_mutex_unlock(&c->lock);
+      free(key);
+      return m;
+    }
+  Arena a;
+  arena_init(&a);
+  const char *sp[64];
+  int ns = search_path(o, sp, 64, &a);
+  Err err;
+  err_init(&err);
+  m = cat_load(model, bell, sp, ns, &err);
+  char *error = NULL;
+  if (!m) {
+    StrBuf b;
+    sb_init(&b);
+    err_format(&err, &b);
+    error = xstrdup(sb_cstr(&b));
+    sb_free(&b);
+    *msg = xstrdup(error);
+  }
+  err_free(&err);
+  arena_free(&a);
+  c->v = xrealloc(c->v, sizeof(ModelEnt) * (size_t)(c->n + 1));
+  c->v[c->n].key = key;
+  c->v[c->n].m = m;
+  c->v[c->n].error = error;
+  c->n++;
+  pthread_mutex_unlock(&c->lock);
+  return m;
+}
+
+static const char *default_model(Arch a) {
+  switch (a) {
+  case ARCH_X86: return "x86tso.cat";
+  case ARCH_X86_64: return "x86tso-mixed.cat";
+  case ARCH_PPC: return "ppc.cat";
+  case ARCH_ARM: return "arm.cat";
+  case ARCH_AARCH64: return "aarch64.cat";
+  case ARCH_RISCV: return "riscv.cat";
+  case ARCH_MIPS: return "mips.cat";
+  case ARCH_C: return "c11_partialSC.cat";
+  default: return NULL;
+  }
+}
+
+/* --------------------------------------------------------------- runs */
+
+static char *format_err(const Err *e) {
+  StrBuf b;
+  sb_init(&b);
+  err_format(e, &b);
+  sb_putc(&b, '\n');
+  char *s = xstrdup(sb_cstr(&b));
+  sb_free(&b);
+  return s;
+}
+
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Variants for this test: the options' and the test's Variant= line. */
+static int test_variants(const corral_options *o, const Test *t, const char **v,
+                         int cap, Arena *a) {
+  int n = 0;
+  for (int i = 0; i < o->nvariants && n < cap; i++) v[n++] = o->variants[i];
+  const char *tv = test_meta(t, "Variant");
+  if (tv) {
+    char *s = arena_strdup(a, tv);
+    for (char *tok = strtok(s, ", \t"); tok && n < cap; tok = strtok(NULL, ", \t")) {
+      for (char *q = tok; *q; q++) *q = (char)tolower((unsigned char)*q);
+      v[n++] = tok;
+    }
+  }
+  return n;
+}
+
+/* Compile the model for this test and run the engine; fills r. */
+static corral_status simulate(const corral_options *o, const Test *t,
+                              CatModel *m, const char *path, corral_result *r) {
+  Arena a;
+  arena_init(&a);
+  Err err;
+  err_init(&err);
+  /* assigned between setjmp and a possible longjmp: volatile */
+  Program *volatile p = NULL;
+  CProg *volatile prog = NULL;
+  corral_status st = CORRAL_ETEST;
+  const char *vars[64];
+  int nv = test_variants(o, t, vars, 64, &a);
+  CatConfig cfg = {0};
+  cfg.variants = vars;
+  cfg.nvariants = nv;
+  cfg.through = o->through;
+  cfg.skipchecks = (const char *const *)o->skipchecks;
+  cfg.nskipchecks = o->nskip;
+  cfg.strictskip = o->strictskip;
+  ErrJmp j;
+  err_push(&err, &j);
+  if (setjmp(j.jb) != 0) {
+    r->diag = format_err(&err);
+    goto done;
+  }
+  if (o->archcheck && m->main && m->main->arch) {
+    Arch ma;
+    bool known = arch_from_name(m->main->arch, &ma);
+    bool compatible = !known || ma == t->arch ||
+                      (ma == ARCH_X86 && t->arch == ARCH_X86_64) ||
+                      (ma == ARCH_X86_64 && t->arch == ARCH_X86);
+    if (!compatible)
+      err_raise(&err, ERRK_SEMANTIC, (SrcPos){path, 0, 0},
+                "Architecture mismatch between test and model (%s vs. %s)",
+                arch_name(t->arch), m->main->arch);
+  }
+  prog = cat_compile(m, &cfg, &err);
+  p = program_new(t, &err, o->unroll);
+  EngineOpts eo = {0};
+  eo.speedcheck = o->speedcheck;
+  eo.checkfilter = o->checkfilter;
+  eo.max_candidates = o->maxcandidates;
+  eo.timeout = o->timeout;
+  Outcome out;
+  double t0 = cpu_now();
+  engine_run(p, prog, &eo, &out, &a, &err);
+  r->seconds = cpu_now() - t0;
+  err_pop(&err, &j);
+  if (out.limit_hit) {
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "%s: error: test %s stopped: %s exceeded\n", path, t->name,
+              o->maxcandidates && out.candidates >= o->maxcandidates
+                  ? "-maxcandidates" : "-timeout");
+    r->diag = xstrdup(sb_cstr(&b));
+    sb_free(&b);
+    goto done;
+  }
+  HerdPrintOpts po = {0};
+  po.hexa = o->hexa;
+  po.show_time = true;
+  po.seconds = r->seconds;
+  po.candidates = o->candidates;
+  const char *fnames[64];
+  int nf = cat_prog_nflags(prog);
+  for (int i = 0; i < nf && i < 64; i++) fnames[i] = cat_prog_flag_name(prog, i);
+  po.flag_names = fnames;
+  po.nflags = nf;
+  StrBuf b;
+  sb_init(&b);
+  herd_print(p, &out, &po, &b);
+  r->output = xstrdup(sb_cstr(&b));
+  sb_free(&b);
+  if (out.loop) {
+    sb_init(&b);
+    sb_printf(&b, "Warning: File \"%s\": unrolling limit exceeded, legal outcomes may be missing.\n", path);
+    r->diag = xstrdup(sb_cstr(&b));
+    sb_free(&b);
+  }
+  st = CORRAL_OK;
+done:
+  program_free(p);
+  cat_prog_free(prog);
+  err_free(&err);
+  arena_free(&a);
+  return st;
+}
+
+corral_status corral_run_file(const corral_options *o, const char *path,
+                              corral_result *r) {
+  memset(r, 0, sizeof *r);
+  size_t len;
+  char *text = read_file(path, &len);
+  if (!text) {
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "%s: error: cannot open file\n", path);
+    r->diag = xstrdup(sb_cstr(&b));
+    sb_free(&b);
+    return r->status = CORRAL_ETEST;
+  }
+  Err err;
+  err_init(&err);
+  Test *t = NULL;
+  if (strlen(text) != len) {
+    err.pos = (SrcPos){path, 0, 0};
+    sb_puts(&err.msg, "file contains a NUL byte");
+    r->diag = format_err(&err);
+    r->status = CORRAL_ETEST;
+    goto done;
+  }
+  t = litmus_parse(path, text, &err);
+  if (!t) {
+    r->diag = format_err(&err);
+    r->status = CORRAL_ETEST;
+    goto done;
+  }
+  r->name = xstrdup(t->name);
+  {
+    char buf[33];
+    const char *h = test_hash_text(t, buf);
+    snprintf(r->hash, sizeof r->hash, "%s", h);
+  }
+  const char *model = o->model ? o->model : default_model(t->arch);
+  if (!model) {
+    err.pos = (SrcPos){path, 1, 1};
+    sb_clear(&err.msg);
+    sb_printf(&err.msg, "no default model for %s tests", arch_name(t->arch));
+    r->diag = format_err(&err);
+    r->status = CORRAL_ETEST;
+    goto done;
+  }
+  char *msg = NULL;
+  CatModel *m = get_model(o, model, o->bell, &msg);
+  if (!m) {
+    size_t n = strlen(msg);
+    r->diag = xmalloc(n + 2);
+    memcpy(r->diag, msg, n);
+    r->diag[n] = '\n';
+    r->diag[n + 1] = 0;
+    free(msg);
+    r->status = CORRAL_EFATAL;
+    goto done;
+  }
+  r->status = simulate(o, t, m, path, r);
+done:
+  test_free(t);
+  err_free(&err);
+  free(text);
+  return r->status;
+}
+
+void corral_result_free(corral_result *r) {
+  free(r->output);
+  free(r->diag);
+  free(r->name);
+  memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,54 @@
+/*
+ * engine.h — simulate one test under one compiled model.
+ *
+ * For every combination of thread paths, every reads-from choice and every
+ * choice of final writes that is consistent (values solved, branch
+ * conditions and store-conditional addresses satisfied), the engine binds
+ * the predefined names of cat and runs the model; each execution the model
+ * accepts is counted (Positive/Negative) and its final state recorded.
+ */
+#ifndef CORRAL_ENGINE_H
+#define CORRAL_ENGINE_H
+
+#include "../cat/interp.h"
+#include "program.h"
+
+typedef enum SpeedCheck { SPEED_FALSE, SPEED_TRUE, SPEED_FAST } SpeedCheck;
+
+typedef struct EngineOpts {
+  SpeedCheck speedcheck;
+  bool checkfilter;          /* honour the test's filter (default true) */
+  uint64_t max_candidates;   /* 0: no bound */
+  double timeout;            /* seconds of CPU, 0: none */
+} EngineOpts;
+
+/* One final state: a value per displayed location. */
+typedef struct State {
+  Val *v;
+} State;
+
+typedef struct Outcome {
+  int ndisp;
+  State *states;             /* distinct states, sorted as herd prints them */
+  int nstates;
+  uint64_t pos, neg;         /* executions where the condition holds / not */
+  uint64_t flags;            /* flags raised by some accepted execution */
+  bool loop;                 /* some path was cut off by the unrolling bound */
+  uint64_t candidates;       /* candidates given to the model */
+  uint64_t structures;
+  bool limit_hit;            /* stopped by max_candidates or timeout */
+} Outcome;
+
+/* Run; raises through err (model errors, unsolvable locations...).  The
+ * outcome's arrays live in `out_arena`. */
+void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
+                Outcome *out, Arena *out_arena, Err *err);
+
+/* Compare two values in herd's state order (signed integers first, then
+ * addresses by symbol name, then labels). */
+int engine_val_cmp(const Program *p, Val a, Val b);
+
+/* Evaluate the test's condition or filter on a final state. */
+bool engine_prop(const Program *p, const Prop *pr, const Val *state);
+
+#endif

@@ -1,0 +1,226 @@
+/*
+ * es.c — one event structure from one path per thread.
+ *
+ * Numbering: relevant events first (initial writes by symbol, then each
+ * thread's memory/fence/commit events in path order), register events
+ * last.  Expression nodes of every path are concatenated, so a Sym of
+ * thread t's path is shifted by that path's node offset, and S_READ nodes
+ * point to global event ids.
+ */
+#include "es.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
+                         Arena *a) {
+  EventStructure *es = ARENA_NEW(a, EventStructure);
+  es->arena = a;
+  es->nthreads = p->nthreads;
+  int nsyms = p->syms.count;
+  es->nsyms = nsyms;
+  /* Count events and nodes. */
+  int nrel = nsyms, nreg = 0, nnodes = nsyms * 2, nassume = 0;
+  for (int t = 0; t < p->nthreads; t++) {
+    const ThreadPath *tp = &paths[t].v[choice[t]];
+    for (int i = 0; i < tp->nev; i++)
+      if (tp->ev[i].flags & EV_REG)
+        nreg++;
+      else
+        nrel++;
+    nnodes += tp->nnodes;
+    nassume += tp->nassume;
+    if (tp->cutoff) {
+      es->cutoff = true;
+      es->cutoff_label = tp->cutoff_label;
+    }
+  }
+  es->n = nrel + nreg;
+  es->nrel = nrel;
+  es->ev = ARENA_NEWN(a, Event, es->n + 1);
+  es->nodes = ARENA_NEWN(a, SymNode, nnodes + 1);
+  es->assume = ARENA_NEWN(a, Sym, nassume + 1);
+  es->path_index = ARENA_NEWN(a, int, p->nthreads + 1);
+  es->final_regs = ARENA_NEWN(a, Sym *, p->nthreads + 1);
+  es->nregs = p->nregs;
+  es->init_of_sym = ARENA_NEWN(a, int, nsyms + 1);
+
+  /* Initial writes: loc and value are constant nodes. */
+  int nn = 0;
+  for (int s = 0; s < nsyms; s++) {
+    Event *e = &es->ev[s];
+    e->flags = EV_W | EV_INIT;
+    e->thread = -1;
+    e->inst = -1;
+    e->code_index = -1;
+    e->reg = -1;
+    e->size = 4;
+    e->wval = SYM_NONE;
+    es->nodes[nn].op = S_CONST;
+    es->nodes[nn].k = val_addr(s, 0);
+    es->nodes[nn].a = es->nodes[nn].b = es->nodes[nn].c = SYM_NONE;
+    e->loc = nn++;
+    es->nodes[nn].op = S_CONST;
+    es->nodes[nn].k = p->sym_init.data[s];
+    es->nodes[nn].a = es->nodes[nn].b = es->nodes[nn].c = SYM_NONE;
+    e->val = nn++;
+    es->init_of_sym[s] = s;
+  }
+
+  /* Thread events: first pass assigns ids. */
+  int next_rel = nsyms, next_reg = nrel;
+  int **map = ARENA_NEWN(a, int *, p->nthreads + 1);
+  int *node_off = ARENA_NEWN(a, int, p->nthreads + 1);
+  for (int t = 0; t < p->nthreads; t++) {
+    const ThreadPath *tp = &paths[t].v[choice[t]];
+    es->path_index[t] = choice[t];
+    map[t] = ARENA_NEWN(a, int, tp->nev + 1);
+    for (int i = 0; i < tp->nev; i++)
+      map[t][i] = (tp->ev[i].flags & EV_REG) ? next_reg++ : next_rel++;
+    node_off[t] = nn;
+    nn += tp->nnodes;
+  }
+  es->nnodes = nn;
+
+  /* Second pass: copy events and nodes with remapping. */
+  for (int t = 0; t < p->nthreads; t++) {
+    const ThreadPath *tp = &paths[t].v[choice[t]];
+    int off = node_off[t];
+#define SHIFT(s) ((s) == SYM_NONE ? SYM_NONE : (s) + off)
+    for (int i = 0; i < tp->nnodes; i++) {
+      SymNode n = tp->nodes[i];
+      if (n.op == S_READ) {
+        n.a = map[t][n.a];
+      } else if (n.op != S_CONST) {
+        n.a = SHIFT(n.a);
+        n.b = SHIFT(n.b);
+        n.c = SHIFT(n.c);
+      }
+      es->nodes[off + i] = n;
+    }
+    for (int i = 0; i < tp->nev; i++) {
+      Event e = tp->ev[i];
+      e.loc = SHIFT(e.loc);
+      e.val = SHIFT(e.val);
+      e.wval = SHIFT(e.wval);
+      es->ev[map[t][i]] = e;
+    }
+    for (int i = 0; i < tp->nassume; i++) es->assume[es->nassume++] = SHIFT(tp->assume[i]);
+    es->final_regs[t] = ARENA_NEWN(a, Sym, p->nregs + 1);
+    for (int r = 0; r < p->nregs; r++) es->final_regs[t][r] = SHIFT(tp->final_regs[r]);
+#undef SHIFT
+  }
+
+  /* Full-dimension relations. */
+  es->full = dim_make(es->n);
+  Dim d = es->full;
+  es->iico_data = ARENA_NEWN(a, Word, rel_words(d));
+  es->iico_ctrl = ARENA_NEWN(a, Word, rel_words(d));
+  es->rf_reg = ARENA_NEWN(a, Word, rel_words(d));
+  es->po_full = ARENA_NEWN(a, Word, rel_words(d));
+  for (int t = 0; t < p->nthreads; t++) {
+    const ThreadPath *tp = &paths[t].v[choice[t]];
+    for (int i = 0; i < tp->n_iico_data; i++)
+      rel_set(d, es->iico_data, map[t][tp->iico_data[i].a], map[t][tp->iico_data[i].b]);
+    for (int i = 0; i < tp->n_iico_ctrl; i++)
+      rel_set(d, es->iico_ctrl, map[t][tp->iico_ctrl[i].a], map[t][tp->iico_ctrl[i].b]);
+    for (int i = 0; i < tp->n_rf_reg; i++)
+      rel_set(d, es->rf_reg, map[t][tp->rf_reg[i].a], map[t][tp->rf_reg[i].b]);
+  }
+  /* po: same thread, earlier instruction instance. */
+  for (int i = 0; i < es->n; i++) {
+    const Event *ei = &es->ev[i];
+    if (ei->thread < 0) continue;
+    for (int j = 0; j < es->n; j++) {
+      const Event *ej = &es->ev[j];
+      if (ej->thread == ei->thread && ei->inst < ej->inst) rel_set(d, es->po_full, i, j);
+    }
+  }
+  /* Reads and writes. */
+  es->reads = ARENA_NEWN(a, int, es->nrel + 1);
+  es->writes = ARENA_NEWN(a, int, es->nrel + 1);
+  for (int i = 0; i < es->nrel; i++) {
+    if (es->ev[i].flags & EV_R) es->reads[es->nreads++] = i;
+    if (es->ev[i].flags & EV_W) es->writes[es->nwrites++] = i;
+  }
+  return es;
+}
+
+/* ------------------------------------------------------------- deps */
+
+/* dst = restrict(r) to pairs (i,j) with pred(i) and qred(j). */
+typedef bool (*EvPred)(const Event *e);
+
+static bool p_relevant(const Event *e) { return (e->flags & EV_REG) == 0; }
+static bool p_reg(const Event *e) { return (e->flags & EV_REG) != 0; }
+static bool p_load(const Event *e) { return (e->flags & EV_R) != 0; }
+static bool p_commit(const Event *e) { return (e->flags & EV_COMMIT) != 0; }
+static bool p_bcc(const Event *e) { return (e->flags & EV_BCC) != 0; }
+static bool p_pred(const Event *e) { return (e->flags & EV_PRED) != 0; }
+static bool p_any(const Event *e) { (void)e; return true; }
+
+static void restrict_by(const EventStructure *es, Word *dst, const Word *r,
+                        EvPred a, EvPred b) {
+  Dim d = es->full;
+  rel_clear(d, dst);
+  for (int i = 0; i < es->n; i++) {
+    if (!a(&es->ev[i])) continue;
+    const Word *row = rel_crow(d, r, i);
+    for (int j = set_next(d, row, 0); j >= 0; j = set_next(d, row, j + 1))
+      if (b(&es->ev[j])) rel_set(d, dst, i, j);
+  }
+}
+
+/* herd7's make_procrels: dependencies flow from a memory load through
+ * register events (register rf and intra-instruction data edges) to the
+ * address or data input of a memory access, or to a branch commit. */
+void es_deps(const EventStructure *es, Deps *out, Arena *a) {
+  Dim d = es->full;
+  size_t words = (size_t)rel_words(d);
+#define NEWREL() ARENA_NEWN(a, Word, words)
+  Word *iico = es->iico_data;
+  Word *iico_regs = NEWREL(), *dd_inside = NEWREL(), *tmp = NEWREL();
+  restrict_by(es, iico_regs, iico, p_reg, p_reg);
+  rel_or(d, dd_inside, iico_regs, es->rf_reg);
+  rel_closure(d, dd_inside);
+  /* dd_pre = [load]; iico; dd_inside */
+  Word *from_load = NEWREL(), *dd_pre = NEWREL();
+  restrict_by(es, from_load, iico, p_load, p_any);
+  rel_compose(d, dd_pre, from_load, dd_inside);
+  /* last_data: iico edges to commits, or from a data port to a store */
+  Word *last_data = NEWREL(), *last_addr = NEWREL();
+  for (int i = 0; i < es->n; i++) {
+    const Word *row = rel_crow(d, iico, i);
+    bool port = (es->ev[i].flags & EV_DATAPORT) != 0;
+    for (int j = set_next(d, row, 0); j >= 0; j = set_next(d, row, j + 1)) {
+      uint32_t fj = es->ev[j].flags;
+      bool store = (fj & EV_W) != 0, load = (fj & EV_R) != 0;
+      if ((fj & EV_COMMIT) || (store && port)) rel_set(d, last_data, i, j);
+      if (load || (store && !port)) rel_set(d, last_addr, i, j);
+    }
+  }
+  out->data = NEWREL();
+  out->addr = NEWREL();
+  rel_compose(d, out->data, dd_pre, last_data);
+  rel_compose(d, out->addr, dd_pre, last_addr);
+  /* ctrl: load -dd-> commit, then po (bcc) or iico (predicated) */
+  Word *po_iico = NEWREL();
+  rel_or(d, po_iico, es->iico_data, es->iico_ctrl);
+  rel_closure(d, po_iico);
+  rel_or(d, po_iico, po_iico, es->po_full);
+  Word *ctrl1 = NEWREL(), *ctrl2 = NEWREL(), *iico_all = NEWREL();
+  restrict_by(es, ctrl1, po_iico, p_bcc, p_relevant);
+  rel_or(d, iico_all, es->iico_data, es->iico_ctrl);
+  rel_closure(d, iico_all);
+  restrict_by(es, ctrl2, iico_all, p_pred, p_relevant);
+  rel_or(d, ctrl1, ctrl1, ctrl2);
+  Word *dd = NEWREL();
+  rel_or(d, dd, dd_pre, out->addr);
+  rel_or(d, dd, dd, out->data);
+  rel_compose(d, tmp, dd, ctrl1);
+  out->ctrl = NEWREL();
+  restrict_by(es, out->ctrl, tmp, p_load, p_relevant);
+  out->depend = dd;
+  (void)p_commit;
+#undef NEWREL
+}

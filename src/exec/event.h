@@ -1,0 +1,124 @@
+/*
+ * event.h — events and event structures.
+ *
+ * A thread's code is run symbolically (sem.c) once per control-flow path,
+ * giving a ThreadPath: its events in program order, the intra-instruction
+ * causality edges, the register reads-from edges, and the constraints
+ * (branch conditions, store-conditional addresses) that the values must
+ * satisfy.  One path per thread plus the initial writes make an
+ * EventStructure (es.c), where events are renumbered so that the events a
+ * model sees — memory accesses, fences, branch commits — come first
+ * (0..nrel-1) and register events last; relations for ordinary models are
+ * then bit matrices over nrel events only.
+ */
+#ifndef CORRAL_EVENT_H
+#define CORRAL_EVENT_H
+
+#include "../rel/rel.h"
+#include "../util/util.h"
+#include "value.h"
+
+/* Event flags. */
+enum {
+  EV_R = 1 << 0,        /* memory read (EV_R|EV_W: single-event RMW, AMO) */
+  EV_W = 1 << 1,        /* memory write */
+  EV_INIT = 1 << 2,     /* initial write (no thread) */
+  EV_FENCE = 1 << 3,    /* barrier */
+  EV_BCC = 1 << 4,      /* commit of a conditional branch */
+  EV_PRED = 1 << 5,     /* commit of a predicated instruction (CAS, CSEL) */
+  EV_RREG = 1 << 6,     /* register read */
+  EV_WREG = 1 << 7,     /* register write */
+  EV_DATAPORT = 1 << 8, /* register read feeding the value of a store */
+  EV_NEXP = 1 << 9,     /* non-explicit access (explicit is the default) */
+  EV_CUTOFF = 1 << 10,  /* loop unrolling cut-off marker */
+  EV_LOCK = 1 << 11,    /* C lock-like events (not in M), see c semantics */
+};
+#define EV_MEM (EV_R | EV_W)
+#define EV_COMMIT (EV_BCC | EV_PRED)
+#define EV_REG (EV_RREG | EV_WREG)
+
+typedef struct Event {
+  uint32_t flags;
+  int16_t thread;       /* -1 for initial writes */
+  int16_t reg;          /* register events: the register id */
+  int32_t inst;         /* instruction instance: position in the thread's
+                           path (po between instances), -1 for init */
+  int32_t code_index;   /* static instruction: index in Thread.entries */
+  Sym loc;              /* memory events: the address */
+  Sym val;              /* read: its S_READ node; write: value written;
+                           register events: the value */
+  Sym wval;             /* single-event RMW (EV_R|EV_W): value written */
+  uint8_t size;         /* access size in bytes */
+  uint64_t tags;        /* bits in the test's tag table (TagTable below):
+                           annotations (X, A, L...) and fence kinds */
+} Event;
+
+typedef struct Edge {
+  int32_t a, b;
+} Edge;
+
+typedef VEC(Edge) EdgeVec;
+
+/* Names of architecture sets carried by events ("X", "SYNC", "DMB.ISH",
+ * bell annotations...): bit i of Event.tags is names[i]. */
+enum { TAG_MAX = 64 };
+typedef struct TagTable {
+  const char *names[TAG_MAX];
+  int count;
+} TagTable;
+
+int tag_bit(TagTable *t, const char *name); /* adds; -1 if table full */
+int tag_find(const TagTable *t, const char *name);
+
+/* One control-flow path of one thread, with thread-local event ids. */
+typedef struct ThreadPath {
+  Event *ev;
+  int nev;
+  SymNode *nodes;       /* expressions; S_READ refers to local event ids */
+  int nnodes;
+  Edge *iico_data, *iico_ctrl, *rf_reg;
+  int n_iico_data, n_iico_ctrl, n_rf_reg;
+  Sym *assume;          /* each must evaluate to non-zero */
+  int nassume;
+  Sym *final_regs;      /* per register id: final value (SYM_NONE: never
+                           written and no initial value: reads as 0) */
+  int nregs;
+  bool cutoff;          /* path ended by the unrolling bound */
+  const char *cutoff_label;
+} ThreadPath;
+
+typedef struct ThreadPaths {
+  ThreadPath *v;
+  int n;
+} ThreadPaths;
+
+/* A complete abstract event structure: initial writes and one path per
+ * thread.  Events 0..nrel-1 are the "relevant" ones (memory, fences,
+ * commits), nrel..n-1 the register events.  Within each group events are
+ * ordered: initial writes first, then thread by thread in program order. */
+typedef struct EventStructure {
+  Arena *arena;
+  int n, nrel;
+  Event *ev;
+  SymNode *nodes;
+  int nnodes;
+  Sym *assume;
+  int nassume;
+  int nthreads;
+  int *path_index;      /* per thread: which ThreadPath was chosen */
+  Sym **final_regs;     /* per thread, per register id */
+  int nregs;
+  bool cutoff;          /* some thread path was cut off */
+  const char *cutoff_label;
+
+  /* Full-dimension relations (over all n events). */
+  Dim full;
+  Word *iico_data, *iico_ctrl, *rf_reg, *po_full;
+  /* Memory reads and writes (event ids), in order. */
+  int *reads, nreads;
+  int *writes, nwrites;
+  int *init_of_sym;     /* symbol id -> its initial write event */
+  int nsyms;
+} EventStructure;
+
+#endif

@@ -1,0 +1,325 @@
+/*
+ * program.c — from a parsed Test to what the engine needs to run it.
+ */
+#include "program.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static CR_NORETURN void perr(Err *err, SrcPos pos, const char *fmt, ...)
+    CR_PRINTF(3, 4);
+static void perr(Err *err, SrcPos pos, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  err_vraise(err, ERRK_SEMANTIC, pos, fmt, ap);
+}
+
+int program_symbol(Program *p, const char *name) {
+  int n = p->syms.count;
+  int id = intern(&p->syms, name);
+  if (id == n) {
+    vec_push(p->sym_init, val_int(0));
+    LocType t = {32, true, false};
+    vec_push(p->sym_type, t);
+  }
+  return id;
+}
+
+/* Type of a declared base type name. */
+static LocType type_of_name(const char *base, int word_bits) {
+  LocType t = {32, true, false};
+  if (!base) return t;
+  static const struct {
+    const char *name;
+    int bits; /* 0: word */
+    bool sign;
+  } tab[] = {
+      {"char", 8, true},      {"int8_t", 8, true},     {"uint8_t", 8, false},
+      {"short", 16, true},    {"int16_t", 16, true},   {"uint16_t", 16, false},
+      {"int", 32, true},      {"long", 32, true},      {"int32_t", 32, true},
+      {"uint32_t", 32, false},{"atomic_t", 32, true},  {"int64_t", 64, true},
+      {"uint64_t", 64, false},{"intptr_t", 0, true},   {"uintptr_t", 0, false},
+      {"pteval_t", 0, false}, {"unsigned", 32, false}, {"spinlock_t", 32, true},
+  };
+  for (size_t i = 0; i < ARRAY_LEN(tab); i++)
+    if (strcmp(tab[i].name, base) == 0) {
+      t.bits = (uint8_t)(tab[i].bits ? tab[i].bits : word_bits);
+      t.is_signed = tab[i].sign;
+      return t;
+    }
+  return t;
+}
+
+static LocType type_of(const LitType *ty, int word_bits) {
+  LocType t = {32, true, false};
+  switch (ty->kind) {
+  case TY_NONE:
+    return t;
+  case TY_PTR_NOBASE:
+  case TY_PTR:
+    t.bits = (uint8_t)word_bits;
+    t.is_pointer = true;
+    return t;
+  case TY_BASE:
+  case TY_ATOMIC:
+  case TY_ARRAY:
+    return type_of_name(ty->base, word_bits);
+  }
+  return t;
+}
+
+Val program_value(Program *p, const LitVal *v, Err *err) {
+  switch (v->kind) {
+  case LV_INT:
+    return val_int(v->num);
+  case LV_ADDR:
+    return val_addr(program_symbol(p, v->sym), v->has_index ? v->index * 4 : 0);
+  case LV_LABEL: {
+    Val r = {VAL_LABEL, v->thread, 0};
+    r.num = intern(&p->labels, v->label);
+    return r;
+  }
+  default:
+    perr(err, v->pos, "this kind of initial value is not supported yet");
+  }
+}
+
+/* ------------------------------------------------ displayed locations */
+
+static void collect_prop_locs(const Prop *pr, const LitLoc **out, int *n, int cap) {
+  if (!pr) return;
+  switch (pr->kind) {
+  case P_EQ:
+    if (*n < cap) out[(*n)++] = &pr->loc;
+    break;
+  case P_LOCEQ:
+    if (*n < cap) out[(*n)++] = &pr->loc;
+    if (*n < cap) out[(*n)++] = &pr->loc2;
+    break;
+  case P_NOT:
+    collect_prop_locs(pr->a, out, n, cap);
+    break;
+  case P_AND:
+  case P_OR:
+  case P_IMPL:
+    collect_prop_locs(pr->a, out, n, cap);
+    collect_prop_locs(pr->b, out, n, cap);
+    break;
+  default:
+    break;
+  }
+}
+
+static int count_prop_atoms(const Prop *pr) {
+  if (!pr) return 0;
+  switch (pr->kind) {
+  case P_EQ:
+    return 1;
+  case P_LOCEQ:
+    return 2;
+  case P_NOT:
+    return count_prop_atoms(pr->a);
+  case P_AND:
+  case P_OR:
+  case P_IMPL:
+    return count_prop_atoms(pr->a) + count_prop_atoms(pr->b);
+  default:
+    return 0;
+  }
+}
+
+static DispLoc make_disp(Program *p, const LitLoc *l, Err *err) {
+  DispLoc d = {0};
+  switch (l->kind) {
+  case LOC_REG:
+    d.kind = DL_REG;
+    d.thread = l->thread;
+    d.reg = l->regid;
+    if (d.thread < 0 || d.thread >= p->nthreads)
+      perr(err, l->pos, "thread %d does not exist", d.thread);
+    if (d.reg < 0) perr(err, l->pos, "%s is not a register", l->reg);
+    d.type = p->reg_type[d.thread][d.reg];
+    d.name = arena_printf(&p->arena, "%d:%s", d.thread, p->ops->reg_name(d.reg));
+    break;
+  case LOC_GLOBAL:
+    d.kind = DL_GLOBAL;
+    d.sym = program_symbol(p, l->sym);
+    d.type = p->sym_type.data[d.sym];
+    d.name = arena_printf(&p->arena, "[%s]", l->sym);
+    break;
+  case LOC_CELL:
+    d.kind = DL_CELL;
+    d.sym = program_symbol(p, l->sym);
+    d.index = l->index;
+    d.type = p->sym_type.data[d.sym];
+    d.name = arena_printf(&p->arena, "%s[%lld]", l->sym, (long long)l->index);
+    break;
+  case LOC_SYMREG:
+    perr(err, l->pos, "symbolic registers are not supported");
+  }
+  return d;
+}
+
+static int disp_cmp(const Program *p, const DispLoc *a, const DispLoc *b) {
+  /* whole locations before cells; registers before globals */
+  int ra = a->kind == DL_CELL ? 2 : a->kind == DL_GLOBAL ? 1 : 0;
+  int rb = b->kind == DL_CELL ? 2 : b->kind == DL_GLOBAL ? 1 : 0;
+  if (ra != rb) return ra - rb;
+  if (a->kind == DL_REG) {
+    if (a->thread != b->thread) return a->thread - b->thread;
+    return a->reg - b->reg;
+  }
+  int c = strcmp(intern_name(&p->syms, a->sym), intern_name(&p->syms, b->sym));
+  if (c) return c;
+  return (a->index > b->index) - (a->index < b->index);
+}
+
+static bool disp_same(const DispLoc *a, const DispLoc *b) {
+  if (a->kind != b->kind) return false;
+  if (a->kind == DL_REG) return a->thread == b->thread && a->reg == b->reg;
+  return a->sym == b->sym && a->index == b->index;
+}
+
+static void build_display(Program *p, Err *err) {
+  const Test *t = p->test;
+  int cap = count_prop_atoms(t->cond) + t->nlocations + 1;
+  const LitLoc **locs = arena_alloc(&p->arena, sizeof(LitLoc *) * (size_t)cap);
+  int n = 0;
+  collect_prop_locs(t->cond, locs, &n, cap);
+  for (int i = 0; i < t->nlocations; i++) locs[n++] = &t->locations[i];
+  p->disp = arena_alloc(&p->arena, sizeof(DispLoc) * (size_t)(n + 1));
+  p->ndisp = 0;
+  for (int i = 0; i < n; i++) {
+    DispLoc d = make_disp(p, locs[i], err);
+    bool dup = false;
+    for (int k = 0; k < p->ndisp; k++) dup |= disp_same(&p->disp[k], &d);
+    if (dup) continue;
+    /* insertion in sorted position */
+    int k = p->ndisp++;
+    while (k > 0 && disp_cmp(p, &p->disp[k - 1], &d) > 0) {
+      p->disp[k] = p->disp[k - 1];
+      k--;
+    }
+    p->disp[k] = d;
+  }
+  /* Observed symbols: displayed globals plus those of the filter. */
+  int fcap = count_prop_atoms(t->filter) + 1;
+  const LitLoc **fl = arena_alloc(&p->arena, sizeof(LitLoc *) * (size_t)fcap);
+  int fn = 0;
+  collect_prop_locs(t->filter, fl, &fn, fcap);
+  p->observed = arena_alloc(&p->arena, sizeof(int) * (size_t)(p->ndisp + fn + 1));
+  p->nobserved = 0;
+  for (int i = 0; i < p->ndisp + fn; i++) {
+    int sym;
+    if (i < p->ndisp) {
+      if (p->disp[i].kind == DL_REG) continue;
+      sym = p->disp[i].sym;
+    } else {
+      const LitLoc *l = fl[i - p->ndisp];
+      if (l->kind == LOC_REG || l->kind == LOC_SYMREG) continue;
+      sym = program_symbol(p, l->sym);
+    }
+    bool dup = false;
+    for (int k = 0; k < p->nobserved; k++) dup |= p->observed[k] == sym;
+    if (!dup) p->observed[p->nobserved++] = sym;
+  }
+}
+
+/* ---------------------------------------------------------------- API */
+
+static void program_init_state(Program *p, Err *err) {
+  const Test *t = p->test;
+  for (int i = 0; i < t->ninit; i++) {
+    const InitItem *it = &t->init[i];
+    const LitLoc *l = &it->loc;
+    LocType ty = type_of(&it->type, p->word_bits);
+    /* symbolic registers were allocated by the front end */
+    if (l->kind == LOC_REG || (l->kind == LOC_SYMREG && l->regid >= 0)) {
+      if (l->thread < 0 || l->thread >= p->nthreads)
+        perr(err, l->pos, "thread %d does not exist", l->thread);
+      if (l->regid < 0 || l->regid >= p->nregs)
+        perr(err, l->pos, "%s is not a register", l->reg);
+      p->init_regs[l->thread][l->regid] = program_value(p, &it->val, err);
+      p->init_reg_set[l->thread][l->regid] = true;
+      p->reg_type[l->thread][l->regid] = ty;
+    } else if (l->kind == LOC_GLOBAL) {
+      int s = program_symbol(p, l->sym);
+      if (it->type.kind == TY_ARRAY)
+        perr(err, it->pos, "arrays are not supported yet");
+      p->sym_init.data[s] = program_value(p, &it->val, err);
+      p->sym_type.data[s] = ty;
+    } else {
+      perr(err, it->pos, "unsupported location in the initial state");
+    }
+  }
+}
+
+Program *program_new(const Test *t, Err *err, int unroll) {
+  Program *p = xcalloc(1, sizeof(Program));
+  arena_init(&p->arena);
+  intern_init(&p->syms);
+  intern_init(&p->labels);
+  p->test = t;
+  p->ops = t->ops;
+  p->word_bits = t->ops ? t->ops->word_bits : 32;
+  p->nthreads = t->nthreads;
+  p->nregs = t->ops ? t->ops->nregs : 0;
+  p->unroll = unroll;
+  const char *u = test_meta(t, "Unroll");
+  if (u) p->unroll = atoi(u);
+  ErrJmp j;
+  err_push(err, &j);
+  if (setjmp(j.jb) != 0) {
+    program_free(p);
+    err_rethrow(err);
+  }
+  p->init_regs = arena_alloc(&p->arena, sizeof(Val *) * (size_t)(p->nthreads + 1));
+  p->init_reg_set = arena_alloc(&p->arena, sizeof(bool *) * (size_t)(p->nthreads + 1));
+  p->reg_type = arena_alloc(&p->arena, sizeof(LocType *) * (size_t)(p->nthreads + 1));
+  for (int th = 0; th < p->nthreads; th++) {
+    p->init_regs[th] = arena_zalloc(&p->arena, sizeof(Val) * (size_t)(p->nregs + 1));
+    p->init_reg_set[th] = arena_zalloc(&p->arena, sizeof(bool) * (size_t)(p->nregs + 1));
+    p->reg_type[th] = arena_alloc(&p->arena, sizeof(LocType) * (size_t)(p->nregs + 1));
+    for (int r = 0; r < p->nregs; r++) {
+      p->init_regs[th][r] = val_int(0);
+      p->reg_type[th][r] = (LocType){32, true, false};
+    }
+  }
+  program_init_state(p, err);
+  build_display(p, err);
+  err_pop(err, &j);
+  return p;
+}
+
+void program_free(Program *p) {
+  if (!p) return;
+  vec_free(p->sym_init);
+  vec_free(p->sym_type);
+  intern_free(&p->syms);
+  intern_free(&p->labels);
+  arena_free(&p->arena);
+  free(p);
+}
+
+int program_disp_index(const Program *p, const LitLoc *l) {
+  for (int i = 0; i < p->ndisp; i++) {
+    const DispLoc *d = &p->disp[i];
+    switch (l->kind) {
+    case LOC_REG:
+      if (d->kind == DL_REG && d->thread == l->thread && d->reg == l->regid) return i;
+      break;
+    case LOC_GLOBAL:
+      if (d->kind == DL_GLOBAL && strcmp(intern_name(&p->syms, d->sym), l->sym) == 0)
+        return i;
+      break;
+    case LOC_CELL:
+      if (d->kind == DL_CELL && d->index == l->index &&
+          strcmp(intern_name(&p->syms, d->sym), l->sym) == 0)
+        return i;
+      break;
+    default:
+      break;
+    }
+  }
+  return -1;
+}

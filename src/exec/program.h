@@ -1,0 +1,68 @@
+/*
+ * program.h — what the engine derives from a parsed Test before running
+ * it: the memory locations (symbols) and their initial values, the initial
+ * registers of each thread, the tag table, the observed and displayed
+ * locations.  One Program per test run; it owns its arena.
+ */
+#ifndef CORRAL_PROGRAM_H
+#define CORRAL_PROGRAM_H
+
+#include "../litmus/litmus.h"
+#include "event.h"
+
+/* A C-like type of a location, for printing and comparing values. */
+typedef struct LocType {
+  uint8_t bits;        /* 8, 16, 32, 64; 0 = the arch width */
+  bool is_signed;
+  bool is_pointer;
+} LocType;
+
+typedef enum DispKind { DL_REG, DL_GLOBAL, DL_CELL } DispKind;
+
+/* A location shown in final states or tested by the condition. */
+typedef struct DispLoc {
+  DispKind kind;
+  int thread, reg;     /* DL_REG (reg: the arch id, or the C local's index) */
+  int sym;             /* DL_GLOBAL, DL_CELL */
+  int64_t index;       /* DL_CELL */
+  LocType type;
+  const char *name;    /* spelling in states: "1:r3", "[x]", "t[1]" */
+} DispLoc;
+
+typedef struct Program {
+  Arena arena;
+  const Test *test;
+  const ArchOps *ops;
+  int word_bits;
+  Interner syms;             /* memory locations */
+  Interner labels;           /* code labels used as values */
+  VEC(Val) sym_init;         /* initial value per symbol */
+  VEC(LocType) sym_type;
+  int nthreads;
+  int nregs;                 /* register ids 0..nregs-1 (all threads) */
+  Val **init_regs;           /* [thread][reg] */
+  bool **init_reg_set;
+  LocType **reg_type;        /* [thread][reg] declared type (default int) */
+  TagTable tags;
+  /* Displayed locations, in output order (sorted as herd sorts them). */
+  DispLoc *disp;
+  int ndisp;
+  /* Symbols whose final write is chosen (condition, locations, filter). */
+  int *observed;
+  int nobserved;
+  int unroll;
+} Program;
+
+/* Build a Program from a test; raises through err on semantic errors
+ * (a register that the architecture does not have, an undefined label in
+ * the init section...). */
+Program *program_new(const Test *t, Err *err, int unroll);
+void program_free(Program *p);
+
+int program_symbol(Program *p, const char *name); /* adds if absent */
+/* The display location of a parsed location; -1 if not displayed. */
+int program_disp_index(const Program *p, const LitLoc *l);
+/* Convert a parsed value (LV_INT, LV_ADDR, LV_LABEL) to a machine value. */
+Val program_value(Program *p, const LitVal *v, Err *err);
+
+#endif

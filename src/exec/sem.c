@@ -1,0 +1,568 @@
+/*
+ * sem.c — symbolic execution of one thread, path by path.
+ *
+ * The executor walks the thread's code from its first entry, calling the
+ * architecture's semantics for each instruction.  State that an instruction
+ * changes is either append-only (events, expression nodes, edges,
+ * assumptions) or small (registers, reservation, loop counters), so a
+ * choice point is handled by recording the vector lengths and copying the
+ * small state (a Mark), exploring one successor, and rewinding to the mark
+ * for the next.  Each path that reaches the end of the code (or the
+ * unrolling bound) is copied out as a ThreadPath.
+ */
+#include "sem.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "program.h"
+
+typedef struct RegState {
+  Sym val;
+  int last_w;          /* local id of the last register-write event, or -1 */
+} RegState;
+
+typedef enum Flow { FLOW_NEXT, FLOW_JUMP, FLOW_BRANCH, FLOW_EXIT, FLOW_DEAD } Flow;
+
+enum { MAX_PATH_INSTS = 20000 };
+
+struct SemCtx {
+  Program *prog;
+  const SemArch *arch;
+  Err *err;
+  Arena *out;                /* where finished paths are stored */
+  int thread;
+  const Thread *code;
+  int unroll;
+
+  /* Path state (append-only vectors and small state). */
+  VEC(Event) ev;
+  VEC(SymNode) nodes;
+  EdgeVec iico_data, iico_ctrl, rf_reg;
+  VEC(Sym) assume;
+  RegState *regs;            /* nregs */
+  int nregs;
+  bool has_resv;
+  SVal resv_addr;
+  int resv_size;
+  int *backjumps;            /* per code entry: backward jumps taken to it */
+  int ninsts;                /* instruction instances on the path */
+
+  /* Current instruction. */
+  const Instr *ins;
+  int code_index;
+  int inst_first;            /* local id of its first event */
+  uint64_t ctrl_from;        /* iico_ctrl sources for new events */
+  int alt, nalts;
+  Flow flow;
+  const char *target;
+  SVal cond;
+
+  VEC(ThreadPath) paths;
+};
+
+/* ------------------------------------------------------------ helpers */
+
+static int new_node(SemCtx *c, SymNode n) {
+  vec_push(c->nodes, n);
+  return c->nodes.len - 1;
+}
+
+static Sym const_node(SemCtx *c, Val v) {
+  SymNode n = {0};
+  n.op = S_CONST;
+  n.k = v;
+  n.a = n.b = n.c = SYM_NONE;
+  return new_node(c, n);
+}
+
+bool sem_is_const(SemCtx *c, SVal a, Val *out) {
+  const SymNode *n = &c->nodes.data[a.s];
+  if (n->op != S_CONST) return false;
+  if (out) *out = n->k;
+  return true;
+}
+
+/* Evaluate an operation on known values; false if it cannot be folded
+ * (operands are not integers where integers are needed). */
+bool sym_apply(SymOp op, int width, Val a, Val b, Val c3, Val *out);
+
+static int add_event(SemCtx *c, Event e, uint64_t deps) {
+  e.thread = (int16_t)c->thread;
+  e.inst = c->ninsts;
+  e.code_index = c->code_index;
+  vec_push(c->ev, e);
+  int id = c->ev.len - 1;
+  if (id - c->inst_first >= 64)
+    sem_error(c, "instruction generates too many events");
+  for (uint64_t d = deps; d; d &= d - 1) {
+    Edge ed = {c->inst_first + __builtin_ctzll(d), id};
+    vec_push(c->iico_data, ed);
+  }
+  for (uint64_t d = c->ctrl_from; d; d &= d - 1) {
+    Edge ed = {c->inst_first + __builtin_ctzll(d), id};
+    vec_push(c->iico_ctrl, ed);
+  }
+  return id;
+}
+
+static uint64_t ev_bit(SemCtx *c, int id) {
+  return (uint64_t)1 << (id - c->inst_first);
+}
+
+/* ------------------------------------------------------------- values */
+
+SVal sem_val(SemCtx *c, Val v) {
+  SVal r = {const_node(c, v), 0};
+  return r;
+}
+
+SVal sem_int(SemCtx *c, int64_t k) { return sem_val(c, val_int(k)); }
+
+static SVal mk_op(SemCtx *c, SymOp op, int width, SVal a, SVal b, SVal x) {
+  Val va, vb, vx = val_int(0);
+  bool ka = sem_is_const(c, a, &va);
+  bool kb = b.s == SYM_NONE || sem_is_const(c, b, &vb);
+  bool kx = x.s == SYM_NONE || sem_is_const(c, x, &vx);
+  if (b.s == SYM_NONE) vb = val_int(0);
+  SVal r;
+  r.deps = a.deps | (b.s != SYM_NONE ? b.deps : 0) | (x.s != SYM_NONE ? x.deps : 0);
+  Val out;
+  if (ka && kb && kx && sym_apply(op, width, va, vb, vx, &out)) {
+    r.s = const_node(c, out);
+    return r;
+  }
+  SymNode n = {0};
+  n.op = (uint8_t)op;
+  n.width = (uint8_t)width;
+  n.a = a.s;
+  n.b = b.s;
+  n.c = x.s;
+  r.s = new_node(c, n);
+  return r;
+}
+
+static const SVal NONE_SVAL = {SYM_NONE, 0};
+
+SVal sem_op(SemCtx *c, SymOp op, SVal a, SVal b) {
+  return mk_op(c, op, c->prog->word_bits, a, b, NONE_SVAL);
+}
+SVal sem_op1(SemCtx *c, SymOp op, SVal a) {
+  return mk_op(c, op, c->prog->word_bits, a, NONE_SVAL, NONE_SVAL);
+}
+SVal sem_select(SemCtx *c, SVal cond, SVal a, SVal b) {
+  /* operands: a = cond, b = then, c = else */
+  return mk_op(c, S_SELECT, c->prog->word_bits, cond, a, b);
+}
+SVal sem_mask(SemCtx *c, SVal a, int bits) {
+  return mk_op(c, S_MASK, bits, a, NONE_SVAL, NONE_SVAL);
+}
+SVal sem_sext(SemCtx *c, SVal a, int bits) {
+  return mk_op(c, S_SEXT, bits, a, NONE_SVAL, NONE_SVAL);
+}
+
+uint64_t sem_tag(SemCtx *c, const char *name) {
+  int b = tag_bit(&c->prog->tags, name);
+  if (b < 0) sem_error(c, "too many distinct annotations in one test");
+  return (uint64_t)1 << b;
+}
+
+int sem_thread(SemCtx *c) { return c->thread; }
+int sem_symbol(SemCtx *c, const char *name) { return program_symbol(c->prog, name); }
+const Instr *sem_instr(SemCtx *c) { return c->ins; }
+
+void sem_error(SemCtx *c, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  SrcPos pos = c->ins ? c->ins->pos : (SrcPos){c->prog->test->file, 0, 0};
+  err_vraise(c->err, ERRK_SEMANTIC, pos, fmt, ap);
+}
+
+/* ---------------------------------------------------------- registers */
+
+SVal sem_read_reg(SemCtx *c, int reg) {
+  if (reg < 0 || reg >= c->nregs) sem_error(c, "bad register");
+  Event e = {0};
+  e.flags = EV_RREG;
+  e.reg = (int16_t)reg;
+  e.val = c->regs[reg].val;
+  e.loc = SYM_NONE;
+  e.wval = SYM_NONE;
+  int id = add_event(c, e, 0);
+  if (c->regs[reg].last_w >= 0) {
+    Edge ed = {c->regs[reg].last_w, id};
+    vec_push(c->rf_reg, ed);
+  }
+  SVal r = {c->regs[reg].val, ev_bit(c, id)};
+  return r;
+}
+
+void sem_write_reg(SemCtx *c, int reg, SVal v) {
+  if (reg < 0 || reg >= c->nregs) sem_error(c, "bad register");
+  Event e = {0};
+  e.flags = EV_WREG;
+  e.reg = (int16_t)reg;
+  e.val = v.s;
+  e.loc = SYM_NONE;
+  e.wval = SYM_NONE;
+  int id = add_event(c, e, v.deps);
+  c->regs[reg].val = v.s;
+  c->regs[reg].last_w = id;
+}
+
+/* ------------------------------------------------------------- memory */
+
+SVal sem_load(SemCtx *c, SVal addr, int size, uint64_t tags) {
+  Event e = {0};
+  e.flags = EV_R;
+  e.loc = addr.s;
+  e.size = (uint8_t)size;
+  e.tags = tags;
+  e.reg = -1;
+  e.wval = SYM_NONE;
+  int id = add_event(c, e, addr.deps);
+  SymNode n = {0};
+  n.op = S_READ;
+  n.a = id;
+  n.b = n.c = SYM_NONE;
+  Sym s = new_node(c, n);
+  c->ev.data[id].val = s;
+  SVal r = {s, ev_bit(c, id)};
+  return r;
+}
+
+static void mark_data_ports(SemCtx *c, uint64_t deps) {
+  for (uint64_t d = deps; d; d &= d - 1) {
+    Event *e = &c->ev.data[c->inst_first + __builtin_ctzll(d)];
+    if (e->flags & EV_RREG) e->flags |= EV_DATAPORT;
+  }
+}
+
+void sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
+  Event e = {0};
+  e.flags = EV_W;
+  e.loc = addr.s;
+  e.val = data.s;
+  e.wval = SYM_NONE;
+  e.size = (uint8_t)size;
+  e.tags = tags;
+  e.reg = -1;
+  mark_data_ports(c, data.deps);
+  add_event(c, e, addr.deps | data.deps);
+}
+
+SVal sem_rmw_event(SemCtx *c, SVal addr, int size, uint64_t tags, int *ev) {
+  SVal r = sem_load(c, addr, size, tags);
+  int id = c->ev.len - 1;
+  c->ev.data[id].flags |= EV_W;
+  *ev = id;
+  return r;
+}
+
+void sem_rmw_set_write(SemCtx *c, int ev, SVal data) {
+  mark_data_ports(c, data.deps & ~ev_bit(c, ev));
+  c->ev.data[ev].wval = data.s;
+  /* The written value's sources feed the event too. */
+  for (uint64_t d = data.deps & ~ev_bit(c, ev); d; d &= d - 1) {
+    Edge ed = {c->inst_first + __builtin_ctzll(d), ev};
+    vec_push(c->iico_data, ed);
+  }
+}
+
+/* -------------------------------------------------- fences and commits */
+
+void sem_fence(SemCtx *c, uint64_t tags) {
+  Event e = {0};
+  e.flags = EV_FENCE;
+  e.tags = tags;
+  e.loc = e.val = e.wval = SYM_NONE;
+  e.reg = -1;
+  add_event(c, e, 0);
+}
+
+SVal sem_commit(SemCtx *c, SVal cond, uint32_t kind, uint64_t tags) {
+  Event e = {0};
+  e.flags = kind;
+  e.tags = tags;
+  e.loc = e.wval = SYM_NONE;
+  e.val = cond.s;
+  e.reg = -1;
+  int id = add_event(c, e, cond.deps);
+  SVal r = {cond.s, ev_bit(c, id)};
+  return r;
+}
+
+void sem_ctrl_dep(SemCtx *c, SVal from) { c->ctrl_from |= from.deps; }
+
+/* ---------------------------------------------------------------- flow */
+
+void sem_assume(SemCtx *c, SVal cond) {
+  Val v;
+  if (sem_is_const(c, cond, &v)) {
+    if (v.kind == VAL_INT && v.num == 0) c->flow = FLOW_DEAD;
+    return;
+  }
+  vec_push(c->assume, cond.s);
+}
+
+int sem_choose(SemCtx *c, int nalts) {
+  if (c->nalts != 1 && c->nalts != nalts)
+    sem_error(c, "internal: inconsistent alternatives");
+  c->nalts = nalts;
+  return c->alt;
+}
+
+void sem_jump(SemCtx *c, const char *label) {
+  c->flow = FLOW_JUMP;
+  c->target = label;
+}
+
+void sem_branch(SemCtx *c, SVal cond, const char *label) {
+  c->flow = FLOW_BRANCH;
+  c->target = label;
+  c->cond = cond;
+}
+
+void sem_exit(SemCtx *c) { c->flow = FLOW_EXIT; }
+
+void sem_reserve(SemCtx *c, SVal addr, int size) {
+  c->has_resv = true;
+  c->resv_addr = addr;
+  c->resv_addr.deps = 0;
+  c->resv_size = size;
+}
+
+bool sem_reservation(SemCtx *c, SVal *addr, int *size) {
+  if (!c->has_resv) return false;
+  if (addr) *addr = c->resv_addr;
+  if (size) *size = c->resv_size;
+  return true;
+}
+
+void sem_clear_reservation(SemCtx *c) { c->has_resv = false; }
+
+/* ----------------------------------------------------- path exploration */
+
+typedef struct Mark {
+  int nev, nnodes, ndata, nctrl, nrf, nassume, ninsts;
+  bool has_resv;
+  SVal resv_addr;
+  int resv_size;
+  RegState *regs;
+  int *backjumps;
+} Mark;
+
+static void mark_save(SemCtx *c, Mark *m, Arena *scratch) {
+  m->nev = c->ev.len;
+  m->nnodes = c->nodes.len;
+  m->ndata = c->iico_data.len;
+  m->nctrl = c->iico_ctrl.len;
+  m->nrf = c->rf_reg.len;
+  m->nassume = c->assume.len;
+  m->ninsts = c->ninsts;
+  m->has_resv = c->has_resv;
+  m->resv_addr = c->resv_addr;
+  m->resv_size = c->resv_size;
+  m->regs = arena_alloc(scratch, sizeof(RegState) * (size_t)c->nregs);
+  memcpy(m->regs, c->regs, sizeof(RegState) * (size_t)c->nregs);
+  int ne = c->code->nentries + 1;
+  m->backjumps = arena_alloc(scratch, sizeof(int) * (size_t)ne);
+  memcpy(m->backjumps, c->backjumps, sizeof(int) * (size_t)ne);
+}
+
+static void mark_restore(SemCtx *c, const Mark *m) {
+  c->ev.len = m->nev;
+  c->nodes.len = m->nnodes;
+  c->iico_data.len = m->ndata;
+  c->iico_ctrl.len = m->nctrl;
+  c->rf_reg.len = m->nrf;
+  c->assume.len = m->nassume;
+  c->ninsts = m->ninsts;
+  c->has_resv = m->has_resv;
+  c->resv_addr = m->resv_addr;
+  c->resv_size = m->resv_size;
+  memcpy(c->regs, m->regs, sizeof(RegState) * (size_t)c->nregs);
+  memcpy(c->backjumps, m->backjumps,
+         sizeof(int) * (size_t)(c->code->nentries + 1));
+}
+
+#define COPY_OUT(dst, src, T)                                          \
+  do {                                                                 \
+    (dst) = arena_alloc(c->out, sizeof(T) * (size_t)((src).len + 1));  \
+    if ((src).len) memcpy((dst), (src).data, sizeof(T) * (size_t)(src).len); \
+  } while (0)
+
+static void emit_path(SemCtx *c, bool cutoff, const char *label) {
+  ThreadPath p = {0};
+  COPY_OUT(p.ev, c->ev, Event);
+  p.nev = c->ev.len;
+  COPY_OUT(p.nodes, c->nodes, SymNode);
+  p.nnodes = c->nodes.len;
+  COPY_OUT(p.iico_data, c->iico_data, Edge);
+  p.n_iico_data = c->iico_data.len;
+  COPY_OUT(p.iico_ctrl, c->iico_ctrl, Edge);
+  p.n_iico_ctrl = c->iico_ctrl.len;
+  COPY_OUT(p.rf_reg, c->rf_reg, Edge);
+  p.n_rf_reg = c->rf_reg.len;
+  COPY_OUT(p.assume, c->assume, Sym);
+  p.nassume = c->assume.len;
+  p.nregs = c->nregs;
+  p.final_regs = arena_alloc(c->out, sizeof(Sym) * (size_t)c->nregs);
+  for (int r = 0; r < c->nregs; r++) p.final_regs[r] = c->regs[r].val;
+  p.cutoff = cutoff;
+  p.cutoff_label = label;
+  vec_push(c->paths, p);
+}
+
+static int find_label(SemCtx *c, const char *label) {
+  for (int i = 0; i < c->code->nentries; i++) {
+    const char *l = c->code->entries[i].label;
+    if (l && strcmp(l, label) == 0) return i;
+  }
+  return -1;
+}
+
+static void run_from(SemCtx *c, int pc, Arena *scratch);
+
+/* Continue at `target` (a label) after the instruction at `from`. */
+static void goto_label(SemCtx *c, int from, const char *target,
+                       bool counted, Arena *scratch) {
+  int to = find_label(c, target);
+  if (to < 0) sem_error(c, "label %s not found in thread P%d", target, c->thread);
+  if (to <= from && counted) {
+    if (++c->backjumps[to] > c->unroll) {
+      /* The unrolling bound: this path ends here, cut off. */
+      Event e = {0};
+      e.flags = EV_CUTOFF;
+      e.loc = e.val = e.wval = SYM_NONE;
+      e.reg = -1;
+      c->inst_first = c->ev.len;
+      c->ctrl_from = 0;
+      add_event(c, e, 0);
+      emit_path(c, true, target);
+      return;
+    }
+  }
+  run_from(c, to, scratch);
+}
+
+static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
+  const Instr *ins = c->code->entries[pc].ins;
+  Mark m;
+  ArenaMark am = arena_mark(scratch);
+  mark_save(c, &m, scratch);
+  int nalts = 1;
+  for (int alt = 0; alt < nalts; alt++) {
+    mark_restore(c, &m);
+    c->ins = ins;
+    c->code_index = pc;
+    c->inst_first = c->ev.len;
+    c->ctrl_from = 0;
+    c->alt = alt;
+    c->nalts = 1;
+    c->flow = FLOW_NEXT;
+    c->arch->exec(c, ins);
+    if (alt == 0) nalts = c->nalts;
+    c->ninsts++;
+    if (c->ninsts > MAX_PATH_INSTS)
+      sem_error(c, "thread P%d runs more than %d instructions (infinite loop?)",
+                c->thread, MAX_PATH_INSTS);
+    switch (c->flow) {
+    case FLOW_DEAD:
+      break;
+    case FLOW_NEXT:
+      run_from(c, pc + 1, scratch);
+      break;
+    case FLOW_EXIT:
+      emit_path(c, false, NULL);
+      break;
+    case FLOW_JUMP:
+      goto_label(c, pc, c->target, true, scratch);
+      break;
+    case FLOW_BRANCH: {
+      Val v;
+      SVal cond = c->cond;
+      const char *target = c->target;
+      if (sem_is_const(c, cond, &v)) {
+        bool taken = !(v.kind == VAL_INT && v.num == 0);
+        if (taken)
+          goto_label(c, pc, target, false, scratch);
+        else
+          run_from(c, pc + 1, scratch);
+        break;
+      }
+      Mark m2;
+      ArenaMark am2 = arena_mark(scratch);
+      mark_save(c, &m2, scratch);
+      vec_push(c->assume, cond.s);
+      goto_label(c, pc, target, true, scratch);
+      mark_restore(c, &m2);
+      SVal nc = sem_op1(c, S_NOT, cond);
+      vec_push(c->assume, nc.s);
+      run_from(c, pc + 1, scratch);
+      arena_reset(scratch, am2);
+      break;
+    }
+    }
+  }
+  arena_reset(scratch, am);
+}
+
+static void run_from(SemCtx *c, int pc, Arena *scratch) {
+  while (pc < c->code->nentries && !c->code->entries[pc].ins) pc++;
+  if (pc >= c->code->nentries) {
+    emit_path(c, false, NULL);
+    return;
+  }
+  run_instruction(c, pc, scratch);
+}
+
+/* Explore every path of thread `t`.  Paths are allocated in `out`. */
+ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out);
+
+ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out) {
+  SemCtx c;
+  memset(&c, 0, sizeof c);
+  c.prog = p;
+  c.arch = sem_arch(p->test->arch);
+  c.err = err;
+  c.out = out;
+  c.thread = t;
+  c.code = &p->test->threads[t];
+  c.unroll = p->unroll;
+  c.nregs = p->nregs;
+  c.regs = xcalloc((size_t)c.nregs, sizeof(RegState));
+  c.backjumps = xcalloc((size_t)c.code->nentries + 1, sizeof(int));
+  for (int r = 0; r < c.nregs; r++) {
+    c.regs[r].val = const_node(&c, p->init_regs[t][r]);
+    c.regs[r].last_w = -1;
+  }
+  Arena scratch;
+  arena_init(&scratch);
+  ErrJmp j;
+  err_push(err, &j);
+  bool ok = setjmp(j.jb) == 0;
+  if (ok) {
+    run_from(&c, 0, &scratch);
+    err_pop(err, &j);
+  }
+  arena_free(&scratch);
+  ThreadPaths res = {0};
+  if (ok) {
+    res.n = c.paths.len;
+    res.v = arena_alloc(out, sizeof(ThreadPath) * (size_t)(res.n + 1));
+    memcpy(res.v, c.paths.data, sizeof(ThreadPath) * (size_t)res.n);
+  }
+  vec_free(c.ev);
+  vec_free(c.nodes);
+  vec_free(c.iico_data);
+  vec_free(c.iico_ctrl);
+  vec_free(c.rf_reg);
+  vec_free(c.assume);
+  vec_free(c.paths);
+  free(c.regs);
+  free(c.backjumps);
+  if (!ok) err_rethrow(err);
+  return res;
+}

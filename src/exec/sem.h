@@ -1,0 +1,106 @@
+/*
+ * sem.h — the interface between instruction semantics and the symbolic
+ * executor.
+ *
+ * Each architecture's semantics (sem_ppc.c, sem_x86.c, ...) is one function
+ * that runs one instruction by calling the builders below.  Values are
+ * SVals: a symbolic expression plus the set of events of the *current
+ * instruction* it was computed from.  Every builder that creates an event
+ * adds the intra-instruction causality edges (iico_data) from the events
+ * its inputs came from — the way herd7's semantics monad threads data —
+ * so an architecture only says what an instruction reads, computes and
+ * writes, never draws edges by hand.
+ *
+ * Control flow: an instruction falls through unless it calls sem_jump,
+ * sem_branch or sem_exit.  Alternatives (a store-conditional that may fail,
+ * a CAS that may not write) are expressed with sem_choose: the executor
+ * runs the instruction once per alternative, each on its own path.
+ */
+#ifndef CORRAL_SEM_H
+#define CORRAL_SEM_H
+
+#include "../litmus/litmus.h"
+#include "event.h"
+
+typedef struct SVal {
+  Sym s;
+  uint64_t deps;   /* bit i: event i of the current instruction */
+} SVal;
+
+typedef struct SemCtx SemCtx;
+
+/* Values and arithmetic (no event). */
+SVal sem_int(SemCtx *c, int64_t k);
+SVal sem_val(SemCtx *c, Val v);
+SVal sem_op(SemCtx *c, SymOp op, SVal a, SVal b);
+SVal sem_op1(SemCtx *c, SymOp op, SVal a);
+SVal sem_select(SemCtx *c, SVal cond, SVal a, SVal b);
+SVal sem_mask(SemCtx *c, SVal a, int bits);   /* zero-extend from bits */
+SVal sem_sext(SemCtx *c, SVal a, int bits);   /* sign-extend from bits */
+bool sem_is_const(SemCtx *c, SVal a, Val *out);
+
+/* Registers: a register-read / register-write event each. */
+SVal sem_read_reg(SemCtx *c, int reg);
+void sem_write_reg(SemCtx *c, int reg, SVal v);
+/* Register access without an event (architectural constants such as an
+ * always-zero register are better handled in the semantics itself). */
+
+/* Memory.  `tags` are Event.tags bits from sem_tag(); `flags` extra EV_
+ * flags (EV_NEXP...).  Sizes in bytes. */
+SVal sem_load(SemCtx *c, SVal addr, int size, uint64_t tags);
+void sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags);
+/* A single read-modify-write event (both R and W): returns the old value;
+ * the value written is wfun applied by the caller: pass `data` computed
+ * from the returned old value with sem_rmw_set_write(). */
+SVal sem_rmw_event(SemCtx *c, SVal addr, int size, uint64_t tags, int *ev);
+void sem_rmw_set_write(SemCtx *c, int ev, SVal data);
+
+/* Fences and commits. */
+void sem_fence(SemCtx *c, uint64_t tags);
+/* A commit event (EV_BCC or EV_PRED) depending on cond; returns an SVal
+ * carrying the commit event, to make later events of the instruction
+ * depend on it (iico_ctrl) with sem_ctrl_dep. */
+SVal sem_commit(SemCtx *c, SVal cond, uint32_t kind, uint64_t tags);
+/* Events created after this call, until the end of the instruction, get
+ * iico_ctrl edges from the events of `from`. */
+void sem_ctrl_dep(SemCtx *c, SVal from);
+
+/* The id of a memory location named in the code (X86 [x]). */
+int sem_symbol(SemCtx *c, const char *name);
+
+/* Annotation / fence set bit for a name ("X", "SYNC", ...). */
+uint64_t sem_tag(SemCtx *c, const char *name);
+
+/* Paths. */
+void sem_assume(SemCtx *c, SVal cond);            /* cond != 0 on this path */
+int sem_choose(SemCtx *c, int nalts);             /* which alternative */
+void sem_jump(SemCtx *c, const char *label);
+/* Jump to label when cond != 0, fall through otherwise (both paths are
+ * explored when cond is symbolic). */
+void sem_branch(SemCtx *c, SVal cond, const char *label);
+void sem_exit(SemCtx *c);                         /* end of the thread */
+
+/* Exclusive reservation of the thread (lwarx/stwcx., LDXR/STXR...). */
+void sem_reserve(SemCtx *c, SVal addr, int size);
+bool sem_reservation(SemCtx *c, SVal *addr, int *size); /* false if none */
+void sem_clear_reservation(SemCtx *c);
+
+/* Errors in semantics (unsupported forms) */
+CR_NORETURN void sem_error(SemCtx *c, const char *fmt, ...) CR_PRINTF(2, 3);
+
+/* Per-thread static information the semantics may consult. */
+int sem_thread(SemCtx *c);
+const Instr *sem_instr(SemCtx *c);
+
+/* An architecture's semantics. */
+typedef struct SemArch {
+  Arch arch;
+  void (*exec)(SemCtx *c, const Instr *ins);
+  /* Architecture set names that are always bound (possibly empty) in the
+   * cat environment, e.g. "X", "SYNC", "LWSYNC", "ISYNC", "EIEIO". */
+  const char *const *set_names;
+} SemArch;
+
+const SemArch *sem_arch(Arch a);
+
+#endif

@@ -1,0 +1,15 @@
+/*
+ * sem_arch.c — the table of instruction semantics per architecture.
+ */
+#include "sem.h"
+
+extern const SemArch sem_x86, sem_x86_64, sem_ppc;
+
+const SemArch *sem_arch(Arch a) {
+  switch (a) {
+  case ARCH_X86: return &sem_x86;
+  case ARCH_X86_64: return &sem_x86_64;
+  case ARCH_PPC: return &sem_ppc;
+  default: return NULL;
+  }
+}

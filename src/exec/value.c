@@ -1,0 +1,164 @@
+/*
+ * value.c — arithmetic on machine values.
+ *
+ * Integers are kept sign-extended from the operation's width, so a 32-bit
+ * architecture's -1 is -1 whatever the host does, and arithmetic wraps
+ * (computed on uint64_t to stay clear of signed-overflow UB).  Addresses
+ * support the arithmetic herd7 allows: offsetting by an integer, and the
+ * difference of two addresses of the same symbol.
+ */
+#include <stdbool.h>
+
+#include "event.h"
+#include "value.h"
+
+bool sym_apply(SymOp op, int width, Val a, Val b, Val c3, Val *out);
+
+static int64_t sext(uint64_t x, int width) {
+  if (width >= 64 || width <= 0) return (int64_t)x;
+  uint64_t m = (uint64_t)1 << (width - 1);
+  x &= ((uint64_t)1 << width) - 1;
+  return (int64_t)((x ^ m) - m);
+}
+
+static uint64_t zext(uint64_t x, int width) {
+  if (width >= 64 || width <= 0) return x;
+  return x & (((uint64_t)1 << width) - 1);
+}
+
+static bool truthy(Val v) { return !(v.kind == VAL_INT && v.num == 0); }
+
+bool sym_apply(SymOp op, int width, Val a, Val b, Val c3, Val *out) {
+  bool ints = a.kind == VAL_INT && b.kind == VAL_INT;
+  uint64_t x = (uint64_t)a.num, y = (uint64_t)b.num;
+  int64_t r = 0;
+  switch (op) {
+  case S_CONST:
+    *out = a;
+    return true;
+  case S_ADD:
+    if (ints) {
+      r = sext(x + y, width);
+      break;
+    }
+    if (a.kind == VAL_ADDR && b.kind == VAL_INT) {
+      *out = val_addr(a.sym, a.num + b.num);
+      return true;
+    }
+    if (a.kind == VAL_INT && b.kind == VAL_ADDR) {
+      *out = val_addr(b.sym, b.num + a.num);
+      return true;
+    }
+    return false;
+  case S_SUB:
+    if (ints) {
+      r = sext(x - y, width);
+      break;
+    }
+    if (a.kind == VAL_ADDR && b.kind == VAL_INT) {
+      *out = val_addr(a.sym, a.num - b.num);
+      return true;
+    }
+    if (a.kind == VAL_ADDR && b.kind == VAL_ADDR && a.sym == b.sym) {
+      *out = val_int(a.num - b.num);
+      return true;
+    }
+    return false;
+  case S_EQ:
+    *out = val_int(val_eq(a, b));
+    return true;
+  case S_NE:
+    *out = val_int(!val_eq(a, b));
+    return true;
+  case S_NOT:
+    *out = val_int(!truthy(a));
+    return true;
+  case S_SELECT:
+    *out = truthy(a) ? b : c3;
+    return true;
+  case S_MASK:
+  case S_SEXT:
+    if (a.kind != VAL_INT) { /* an address keeps its identity */
+      *out = a;
+      return true;
+    }
+    break;
+  case S_CMP3:
+  case S_CMP3U:
+    if (!ints) {
+      /* Comparing an address: only equality is meaningful; an address
+       * counts as greater than any integer. */
+      int64_t k = val_eq(a, b) ? 2
+                  : a.kind == VAL_INT ? 8
+                  : b.kind == VAL_INT ? 4
+                  : a.sym != b.sym ? (a.sym < b.sym ? 8 : 4)
+                  : a.num < b.num ? 8 : 4;
+      *out = val_int(k);
+      return true;
+    }
+    break;
+  default:
+    break;
+  }
+  if (op != S_ADD && op != S_SUB) {
+    if (op == S_NEG || op == S_MASK || op == S_SEXT) {
+      if (a.kind != VAL_INT) return false;
+    } else if (!ints) {
+      return false;
+    }
+    switch (op) {
+    case S_MUL: r = sext(x * y, width); break;
+    case S_DIV:
+      if (y == 0) r = 0;
+      else if ((int64_t)y == -1) r = sext(0 - x, width);
+      else r = sext((uint64_t)((int64_t)x / (int64_t)y), width);
+      break;
+    case S_AND: r = sext(x & y, width); break;
+    case S_OR: r = sext(x | y, width); break;
+    case S_XOR: r = sext(x ^ y, width); break;
+    case S_NOR: r = sext(~(x | y), width); break;
+    case S_ANDNOT: r = sext(x & ~y, width); break;
+    case S_SHL: r = sext(y >= 64 ? 0 : x << y, width); break;
+    case S_SHR: r = sext(y >= 64 ? 0 : zext(x, width) >> y, width); break;
+    case S_SAR:
+      r = y >= 64 ? ((int64_t)x < 0 ? -1 : 0) : (int64_t)x >> y;
+      r = sext((uint64_t)r, width);
+      break;
+    case S_LT: r = (int64_t)x < (int64_t)y; break;
+    case S_LE: r = (int64_t)x <= (int64_t)y; break;
+    case S_GT: r = (int64_t)x > (int64_t)y; break;
+    case S_GE: r = (int64_t)x >= (int64_t)y; break;
+    case S_LTU: r = zext(x, width) < zext(y, width); break;
+    case S_LEU: r = zext(x, width) <= zext(y, width); break;
+    case S_GTU: r = zext(x, width) > zext(y, width); break;
+    case S_GEU: r = zext(x, width) >= zext(y, width); break;
+    case S_NEG: r = sext(0 - x, width); break;
+    case S_MASK: r = (int64_t)zext(x, width); break;
+    case S_SEXT: r = sext(x, width); break;
+    case S_CMP3:
+      r = (int64_t)x < (int64_t)y ? 8 : (int64_t)x > (int64_t)y ? 4 : 2;
+      break;
+    case S_CMP3U:
+      r = x < y ? 8 : x > y ? 4 : 2;
+      break;
+    default:
+      return false;
+    }
+  }
+  *out = val_int(r);
+  return true;
+}
+
+int tag_bit(TagTable *t, const char *name) {
+  int i = tag_find(t, name);
+  if (i >= 0) return i;
+  if (t->count >= TAG_MAX) return -1;
+  t->names[t->count] = name;
+  return t->count++;
+}
+
+int tag_find(const TagTable *t, const char *name) {
+  for (int i = 0; i < t->count; i++)
+    if (__builtin_strcmp(t->names[i], name) == 0) return i;
+  return -1;
+}

@@ -1,0 +1,72 @@
+/*
+ * value.h — machine values and symbolic value expressions.
+ *
+ * A Val is what a register or memory cell holds: an integer, the address
+ * of a location (symbol plus byte offset) or a code label.  During symbolic
+ * execution of a thread, the value of every memory read is unknown until
+ * reads-from is chosen, so values are expressions (SymExpr) over the reads
+ * of the same thread.  They are evaluated once per rf choice; an
+ * expression whose inputs form a cycle through rf (out of thin air) has no
+ * value and discards the candidate, as herd7's equation solver does.
+ */
+#ifndef CORRAL_VALUE_H
+#define CORRAL_VALUE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum ValKind { VAL_INT, VAL_ADDR, VAL_LABEL } ValKind;
+
+/* No padding: states are hashed and compared as bytes. */
+typedef struct Val {
+  int32_t kind;
+  int32_t sym;      /* VAL_ADDR: symbol id; VAL_LABEL: thread */
+  int64_t num;      /* VAL_INT: value; VAL_ADDR: byte offset; VAL_LABEL: label id */
+} Val;
+
+_Static_assert(sizeof(Val) == 16, "Val must have no padding");
+
+static inline Val val_int(int64_t n) {
+  Val v = {VAL_INT, 0, n};
+  return v;
+}
+static inline Val val_addr(int sym, int64_t off) {
+  Val v = {VAL_ADDR, sym, off};
+  return v;
+}
+static inline bool val_eq(Val a, Val b) {
+  return a.kind == b.kind && a.sym == b.sym && a.num == b.num;
+}
+/* herd's value order for sorting states: integers (signed) < addresses
+ * (by symbol name, compared by the caller's name table) < labels. */
+
+/* ---- symbolic expressions ----
+ * Nodes live in an array owned by the event structure; a Sym is an index.
+ * Node 0.. are created in program order, so operands precede results. */
+typedef int32_t Sym;
+enum { SYM_NONE = -1 };
+
+typedef enum SymOp {
+  S_CONST,   /* c */
+  S_READ,    /* the value read by memory event `ev` */
+  S_ADD, S_SUB, S_MUL, S_DIV, S_AND, S_OR, S_XOR, S_NOR, S_ANDNOT,
+  S_SHL, S_SHR, S_SAR,
+  S_EQ, S_NE, S_LT, S_LE, S_GT, S_GE,      /* signed comparisons, 0/1 */
+  S_LTU, S_LEU, S_GTU, S_GEU,              /* unsigned comparisons */
+  S_NOT,     /* logical not: a == 0 */
+  S_NEG,
+  S_MASK,    /* a truncated to `width` bits, zero-extended */
+  S_SEXT,    /* a truncated to `width` bits, sign-extended */
+  S_SELECT,  /* c ? a : b  (c = operand c) */
+  S_CMP3,    /* PPC-style compare: a <  b -> 8 (LT), > -> 4 (GT), = -> 2 (EQ) */
+  S_CMP3U,   /* same, unsigned */
+} SymOp;
+
+typedef struct SymNode {
+  uint8_t op;
+  uint8_t width;    /* S_MASK, S_SEXT: bits; arithmetic: the arch width */
+  int32_t a, b, c;  /* operand syms; S_READ: a = event id */
+  Val k;            /* S_CONST */
+} SymNode;
+
+#endif

@@ -1,0 +1,278 @@
+/*
+ * arch.c — the table of architecture front ends, architecture names, and
+ * small helpers shared by every front end: integer literals, the printing
+ * of a location as written, and a tokenizer for instruction texts.
+ *
+ * Adding an architecture is one line in `table` below (plus its file).
+ */
+#include "litmus.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ppc.h"
+#include "x86.h"
+#include "x86_64.h"
+
+/* ------------------------------------------------------------- dispatch */
+
+static const ArchOps *const table[ARCH_COUNT] = {
+    [ARCH_X86] = &x86_arch_ops,
+    [ARCH_X86_64] = &x86_64_arch_ops,
+    [ARCH_PPC] = &ppc_arch_ops,
+};
+
+const ArchOps *arch_ops(Arch a) {
+  if ((int)a < 0 || a >= ARCH_COUNT) return NULL;
+  return table[a];
+}
+
+/* Header spellings; the first one of an architecture is its name. */
+static const struct {
+  const char *name;
+  Arch arch;
+} names[] = {
+    {"X86", ARCH_X86},     {"X86_64", ARCH_X86_64}, {"PPC", ARCH_PPC},
+    {"ARM", ARCH_ARM},     {"AArch64", ARCH_AARCH64}, {"RISCV", ARCH_RISCV},
+    {"RISC-V", ARCH_RISCV}, {"MIPS", ARCH_MIPS},     {"C", ARCH_C},
+};
+
+const char *arch_name(Arch a) {
+  for (size_t i = 0; i < ARRAY_LEN(names); i++)
+    if (names[i].arch == a) return names[i].name;
+  return "?";
+}
+
+bool arch_from_name(const char *s, Arch *a) {
+  for (size_t i = 0; i < ARRAY_LEN(names); i++)
+    if (strcmp(names[i].name, s) == 0) {
+      *a = names[i].arch;
+      return true;
+    }
+  return false;
+}
+
+/* ------------------------------------------------------------ locations */
+
+void lit_print_loc_hash(const LitLoc *l, StrBuf *out) {
+  switch (l->kind) {
+  case LOC_REG: sb_printf(out, "%d:%s", l->thread, l->reg); break;
+  case LOC_SYMREG: sb_puts(out, l->reg); break;
+  case LOC_GLOBAL: sb_puts(out, l->sym); break;
+  case LOC_CELL:
+    sb_printf(out, "%s[%lld]", l->sym, (long long)l->index);
+    break;
+  }
+}
+
+/* ------------------------------------------------------------- integers */
+
+static int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+bool lit_parse_int(const char *s, size_t n, int64_t *out) {
+  size_t i = 0;
+  bool neg = false;
+  if (i < n && s[i] == '-') neg = true, i++;
+  unsigned base = 10;
+  if (i + 1 < n && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X'))
+    base = 16, i += 2;
+  if (i >= n) return false;
+  uint64_t v = 0;
+  for (; i < n; i++) {
+    int d = base == 16 ? hex_digit(s[i]) : (isdigit((unsigned char)s[i])
+                                                 ? s[i] - '0'
+                                                 : -1);
+    if (d < 0) return false;
+    if (v > (UINT64_MAX - (uint64_t)d) / base) return false;
+    v = v * base + (uint64_t)d;
+  }
+  if (neg) v = (uint64_t)0 - v;
+  *out = (int64_t)v;
+  return true;
+}
+
+/* ------------------------------------------------------------ tokenizer */
+
+static bool name_start(char c) {
+  return isalpha((unsigned char)c) || c == '_';
+}
+
+static bool name_char(char c) {
+  return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '/' ||
+         c == '-';
+}
+
+void asm_scan_init(AsmScan *s, Arena *a, Err *err, const char *arch,
+                   const char *text, SrcPos pos) {
+  memset(s, 0, sizeof *s);
+  s->arena = a;
+  s->err = err;
+  s->arch = arch;
+  s->text = text;
+  s->start = pos;
+  s->cur = pos;
+  asm_next(s);
+}
+
+static void advance(AsmScan *s, size_t n) {
+  for (size_t k = 0; k < n && s->text[s->i]; k++) {
+    if (s->text[s->i] == '\n') s->cur.line++, s->cur.col = 1;
+    else s->cur.col++;
+    s->i++;
+  }
+}
+
+static size_t span(const char *p, bool (*ok)(char)) {
+  size_t n = 0;
+  while (p[n] && ok(p[n])) n++;
+  return n;
+}
+
+static bool number_char(char c) { return isalnum((unsigned char)c); }
+
+void asm_next(AsmScan *s) {
+  while (s->text[s->i] && isspace((unsigned char)s->text[s->i]))
+    advance(s, 1);
+  const char *p = s->text + s->i;
+  AsmTok *t = &s->tok;
+  memset(t, 0, sizeof *t);
+  t->pos = s->cur;
+  t->s = p;
+  if (!*p) {
+    t->kind = AT_END;
+    return;
+  }
+  if (isdigit((unsigned char)p[0]) ||
+      (p[0] == '-' && isdigit((unsigned char)p[1]))) {
+    size_t n = (p[0] == '-') + span(p + (p[0] == '-'), number_char);
+    t->kind = AT_NUM;
+    t->len = n;
+    if (!lit_parse_int(p, n, &t->num))
+      err_raise(s->err, ERRK_SYNTAX, t->pos,
+                "%s instruction '%s': bad number '%.*s'", s->arch, s->text,
+                (int)n, p);
+  } else if (name_start(p[0])) {
+    t->kind = AT_NAME;
+    t->len = span(p, name_char);
+  } else if (p[0] == '%' && name_start(p[1])) {
+    t->kind = AT_PCTNAME;
+    t->s = p + 1;
+    t->len = span(p + 1, name_char);
+    advance(s, 1);
+  } else if (p[0] == '"') {
+    const char *q = strchr(p + 1, '"');
+    if (!q)
+      err_raise(s->err, ERRK_SYNTAX, t->pos,
+                "%s instruction '%s': unterminated string", s->arch, s->text);
+    t->kind = AT_STRING;
+    t->s = p + 1;
+    t->len = (size_t)(q - p - 1);
+    advance(s, 2);
+  } else {
+    t->kind = AT_PUNCT;
+    t->c = p[0];
+    t->len = 1;
+    advance(s, 1);
+    return;
+  }
+  advance(s, t->len);
+}
+
+bool asm_is(const AsmScan *s, char punct) {
+  return s->tok.kind == AT_PUNCT && s->tok.c == punct;
+}
+
+bool asm_accept(AsmScan *s, char punct) {
+  if (!asm_is(s, punct)) return false;
+  asm_next(s);
+  return true;
+}
+
+static const char *tok_desc(const AsmScan *s, char *buf, size_t n) {
+  const AsmTok *t = &s->tok;
+  switch (t->kind) {
+  case AT_END: return "end of instruction";
+  case AT_PCTNAME: snprintf(buf, n, "'%%%.*s'", (int)t->len, t->s); break;
+  case AT_STRING: snprintf(buf, n, "\"%.*s\"", (int)t->len, t->s); break;
+  default: snprintf(buf, n, "'%.*s'", (int)t->len, t->s); break;
+  }
+  return buf;
+}
+
+void asm_expect(AsmScan *s, char punct) {
+  char buf[64];
+  if (!asm_accept(s, punct))
+    asm_error(s, "expected '%c', found %s", punct, tok_desc(s, buf, sizeof buf));
+}
+
+bool asm_is_name(const AsmScan *s, const char *name) {
+  return s->tok.kind == AT_NAME && strlen(name) == s->tok.len &&
+         memcmp(s->tok.s, name, s->tok.len) == 0;
+}
+
+char *asm_tok_str(const AsmScan *s) {
+  return arena_strndup(s->arena, s->tok.s, s->tok.len);
+}
+
+int64_t asm_expect_num(AsmScan *s) {
+  char buf[64];
+  if (s->tok.kind != AT_NUM)
+    asm_error(s, "expected a number, found %s", tok_desc(s, buf, sizeof buf));
+  int64_t v = s->tok.num;
+  asm_next(s);
+  return v;
+}
+
+void asm_expect_end(AsmScan *s) {
+  char buf[64];
+  if (s->tok.kind != AT_END)
+    asm_error(s, "unexpected %s", tok_desc(s, buf, sizeof buf));
+}
+
+void asm_error(AsmScan *s, const char *fmt, ...) {
+  StrBuf b;
+  sb_init(&b);
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(&b, fmt, ap);
+  va_end(ap);
+  /* Copy into the arena so the buffer can be freed before raising. */
+  char *msg = arena_strdup(s->arena, sb_cstr(&b));
+  sb_free(&b);
+  err_raise(s->err, ERRK_SYNTAX, s->tok.pos, "%s instruction '%s': %s",
+            s->arch, s->text, msg);
+}
+
+void asm_unknown(AsmScan *s) {
+  err_raise(s->err, ERRK_SYNTAX, s->start, "unknown %s instruction '%s'",
+            s->arch, s->text);
+}
+
+Instr *asm_new_instr(AsmScan *s, int op) {
+  Instr *ins = ARENA_NEW(s->arena, Instr);
+  ins->op = op;
+  ins->text = s->text;
+  ins->pos = s->start;
+  return ins;
+}
+
+Operand *asm_add_op(AsmScan *s, Instr *ins, OperandKind kind) {
+  if (ins->nops >= INSTR_MAX_OPS) asm_error(s, "too many operands");
+  Operand *o = &ins->ops[ins->nops++];
+  memset(o, 0, sizeof *o);
+  o->kind = (uint8_t)kind;
+  o->reg = o->reg2 = -1;
+  return o;
+}
+
+const char *asm_label_name(const Operand *o,
+                           const char *(*rename)(void *ctx, const char *l),
+                           void *ctx) {
+  return rename ? rename(ctx, o->sym) : o->sym;
+}

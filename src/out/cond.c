@@ -1,0 +1,199 @@
+/*
+ * cond.c — the "Condition" line (../shared/spec/output.md §7): the
+ * condition re-printed from its tree with herd's minimal parenthesisation,
+ * locations in state-line spelling and values cast to their location's
+ * declared type (output.md §3.4).
+ */
+#include "cond.h"
+
+#include <string.h>
+
+/* ------------------------------------------------------------- locations */
+
+static bool same_reg(const LitLoc *a, const LitLoc *b) {
+  bool ra = a->kind == LOC_REG || a->kind == LOC_SYMREG;
+  bool rb = b->kind == LOC_REG || b->kind == LOC_SYMREG;
+  return ra && rb && a->thread == b->thread && a->regid == b->regid &&
+         a->regid >= 0;
+}
+
+static const InitItem *find_init(const Test *t, const LitLoc *l) {
+  for (int i = 0; i < t->ninit; i++) {
+    const LitLoc *m = &t->init[i].loc;
+    if (same_reg(m, l)) return &t->init[i];
+    if (m->kind == LOC_GLOBAL && (l->kind == LOC_GLOBAL || l->kind == LOC_CELL)
+        && strcmp(m->sym, l->sym) == 0)
+      return &t->init[i];
+    if (m->kind == LOC_SYMREG && l->kind == LOC_SYMREG &&
+        strcmp(m->reg, l->reg) == 0)
+      return &t->init[i];
+  }
+  return NULL;
+}
+
+const LitType *test_loc_type(const Test *t, const LitLoc *l) {
+  const InitItem *it = find_init(t, l);
+  if (!it || it->type.kind == TY_NONE) return NULL;
+  return &it->type;
+}
+
+static bool is_array(const Test *t, const LitLoc *l) {
+  const LitType *ty = test_loc_type(t, l);
+  return ty && ty->kind == TY_ARRAY;
+}
+
+void print_loc_state(const Test *t, const LitLoc *l, StrBuf *out) {
+  switch (l->kind) {
+  case LOC_REG:
+  case LOC_SYMREG:
+    if (l->regid >= 0 && t->ops)
+      sb_printf(out, "%d:%s", l->thread, t->ops->reg_name(l->regid));
+    else if (l->kind == LOC_REG)
+      sb_printf(out, "%d:%s", l->thread, l->reg);
+    else
+      sb_printf(out, "%%%s", l->reg);
+    break;
+  case LOC_GLOBAL:
+    if (is_array(t, l)) sb_puts(out, l->sym);
+    else sb_printf(out, "[%s]", l->sym);
+    break;
+  case LOC_CELL:
+    sb_printf(out, "%s[%lld]", l->sym, (long long)l->index);
+    break;
+  }
+}
+
+/* ---------------------------------------------------------------- values */
+
+static const struct {
+  const char *name;
+  int bits; /* 0: the architecture's word */
+  bool is_signed;
+} types[] = {
+    {"char", 8, true},       {"int8_t", 8, true},      {"uint8_t", 8, false},
+    {"short", 16, true},     {"int16_t", 16, true},    {"uint16_t", 16, false},
+    {"int", 32, true},       {"long", 32, true},       {"int32_t", 32, true},
+    {"uint32_t", 32, false}, {"atomic_t", 32, true},   {"int64_t", 64, true},
+    {"uint64_t", 64, false}, {"intptr_t", 0, true},    {"uintptr_t", 0, false},
+    {"pteval_t", 0, false},  {"__int128", 64, true},   {"__uint128", 64, false},
+};
+
+int lit_type_bits(const LitType *ty, int word_bits, bool *is_signed) {
+  *is_signed = true;
+  int bits = 32; /* undeclared, or a type we do not know: int */
+  if (ty && (ty->kind == TY_PTR || ty->kind == TY_PTR_NOBASE)) {
+    bits = word_bits;
+  } else if (ty && ty->base) {
+    for (size_t i = 0; i < ARRAY_LEN(types); i++)
+      if (strcmp(types[i].name, ty->base) == 0) {
+        bits = types[i].bits ? types[i].bits : word_bits;
+        *is_signed = types[i].is_signed;
+      }
+  }
+  return bits < word_bits ? bits : word_bits;
+}
+
+void print_int_value(const Test *t, const LitLoc *l, int64_t v, bool hexa,
+                     StrBuf *out) {
+  bool sgn;
+  int bits = lit_type_bits(l ? test_loc_type(t, l) : NULL,
+                           t->ops ? t->ops->word_bits : 64, &sgn);
+  uint64_t mask = bits >= 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+  uint64_t u = (uint64_t)v & mask;
+  if (hexa) {
+    sb_printf(out, "0x%llx", (unsigned long long)u);
+  } else if (sgn) {
+    if (bits < 64 && (u >> (bits - 1)) & 1) u |= ~mask; /* sign-extend */
+    sb_printf(out, "%lld", (long long)(int64_t)u);
+  } else {
+    sb_printf(out, "%llu", (unsigned long long)u);
+  }
+}
+
+void print_lit_value(const Test *t, const LitLoc *l, const LitVal *v,
+                     bool hexa, StrBuf *out) {
+  switch (v->kind) {
+  case LV_INT: print_int_value(t, l, v->num, hexa, out); break;
+  case LV_ADDR:
+    sb_puts(out, v->sym);
+    if (v->has_index && v->index != 0)
+      sb_printf(out, "+%lld", (long long)v->index);
+    break;
+  case LV_LABEL: sb_printf(out, "label:\"P%d:%s\"", v->thread, v->label); break;
+  case LV_TAG: sb_printf(out, ":%s", v->sym); break;
+  case LV_ARRAY:
+    sb_putc(out, '{');
+    for (int i = 0; i < v->nelems; i++) {
+      if (i) sb_putc(out, ',');
+      print_lit_value(t, l, &v->elems[i], hexa, out);
+    }
+    sb_putc(out, '}');
+    break;
+  }
+}
+
+/* ---------------------------------------------------------- propositions */
+
+/* herd's ConstrGen.pp_prop: parentheses only where a looser operator sits
+ * under a tighter one, except that a conjunction inside a disjunction and
+ * nested operators of one kind stay bare. */
+typedef enum Ctx { C_TOP, C_AND, C_OR, C_IMPL } Ctx;
+
+static bool needs_paren(Ctx above, Ctx here) {
+  switch (above) {
+  case C_TOP: return false;
+  case C_IMPL: return here != C_IMPL;
+  case C_AND: return here != C_AND;
+  case C_OR: return here == C_IMPL;
+  }
+  return false;
+}
+
+static void print_prop(const Test *t, const Prop *p, Ctx above, bool hexa,
+                       StrBuf *out);
+
+static void print_binary(const Test *t, const Prop *p, Ctx above, bool hexa,
+                         StrBuf *out) {
+  Ctx here = p->kind == P_AND ? C_AND : p->kind == P_OR ? C_OR : C_IMPL;
+  const char *op = here == C_AND ? " /\\ " : here == C_OR ? " \\/ " : " => ";
+  bool paren = needs_paren(above, here);
+  if (paren) sb_putc(out, '(');
+  print_prop(t, p->a, here, hexa, out);
+  sb_puts(out, op);
+  print_prop(t, p->b, here, hexa, out);
+  if (paren) sb_putc(out, ')');
+}
+
+static void print_prop(const Test *t, const Prop *p, Ctx above, bool hexa,
+                       StrBuf *out) {
+  switch (p->kind) {
+  case P_TRUE: sb_puts(out, "true"); break;
+  case P_FALSE: sb_puts(out, "false"); break;
+  case P_EQ:
+    print_loc_state(t, &p->loc, out);
+    sb_putc(out, '=');
+    print_lit_value(t, &p->loc, &p->val, hexa, out);
+    break;
+  case P_LOCEQ:
+    print_loc_state(t, &p->loc, out);
+    sb_putc(out, '=');
+    print_loc_state(t, &p->loc2, out);
+    break;
+  case P_NOT:
+    sb_puts(out, "not (");
+    print_prop(t, p->a, C_TOP, hexa, out);
+    sb_putc(out, ')');
+    break;
+  case P_AND: case P_OR: case P_IMPL: print_binary(t, p, above, hexa, out); break;
+  }
+}
+
+void print_condition(const Test *t, bool hexa, StrBuf *out) {
+  const char *q = "forall";
+  if (t->has_cond && t->quant == Q_EXISTS) q = "exists";
+  if (t->has_cond && t->quant == Q_NOT_EXISTS) q = "~exists";
+  sb_printf(out, "%s (", q);
+  if (t->has_cond && t->cond) print_prop(t, t->cond, C_TOP, hexa, out);
+  else sb_puts(out, "true");
+  sb_putc(out, ')');
+}

@@ -1,0 +1,89 @@
+/*
+ * herd.c — printing a test's outcome exactly as herd7 does.
+ */
+#include "herd.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cond.h"
+#include "hash.h"
+
+void herd_print_value(const Program *p, const DispLoc *d, Val v, bool hexa,
+                      StrBuf *out) {
+  switch (v.kind) {
+  case VAL_INT: {
+    int bits = d->type.bits ? d->type.bits : p->word_bits;
+    uint64_t u = (uint64_t)v.num;
+    if (bits < 64) u &= ((uint64_t)1 << bits) - 1;
+    if (hexa) {
+      sb_printf(out, "0x%" PRIx64, u);
+    } else if (!d->type.is_signed) {
+      sb_printf(out, "%" PRIu64, u);
+    } else {
+      int64_t s = (int64_t)u;
+      if (bits < 64 && (u >> (bits - 1)) & 1) s = (int64_t)(u | ~(((uint64_t)1 << bits) - 1));
+      sb_printf(out, "%" PRId64, s);
+    }
+    return;
+  }
+  case VAL_ADDR:
+    sb_puts(out, intern_name(&p->syms, v.sym));
+    if (v.num > 0) sb_printf(out, "+%" PRId64, v.num);
+    if (v.num < 0) sb_printf(out, "%" PRId64, v.num);
+    return;
+  case VAL_LABEL:
+    sb_printf(out, "label:\"P%d:%s\"", v.sym, intern_name(&p->labels, (int)v.num));
+    return;
+  }
+}
+
+static int flag_cmp(const void *a, const void *b) {
+  const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+  /* "*undef*" sorts first anyway: '*' is below every letter */
+  return strcmp(x, y);
+}
+
+void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
+                StrBuf *out) {
+  const Test *t = p->test;
+  Quant q = t->has_cond ? t->quant : Q_FORALL;
+  sb_printf(out, "Test %s %s\n", t->name,
+            q == Q_EXISTS ? "Allowed" : q == Q_NOT_EXISTS ? "Forbidden" : "Required");
+  sb_printf(out, "States %d\n", o->nstates);
+  for (int i = 0; i < o->nstates; i++) {
+    for (int k = 0; k < p->ndisp; k++) {
+      if (k) sb_putc(out, ' ');
+      sb_puts(out, p->disp[k].name);
+      sb_putc(out, '=');
+      herd_print_value(p, &p->disp[k], o->states[i].v[k], opt->hexa, out);
+      sb_putc(out, ';');
+    }
+    sb_putc(out, '\n');
+  }
+  bool ok = q == Q_EXISTS ? o->pos > 0 : q == Q_NOT_EXISTS ? o->pos == 0 : o->neg == 0;
+  bool undef = (o->flags & 1) != 0;
+  sb_printf(out, "%s%s\n", o->loop ? "Loop " : "", undef ? "Undef" : ok ? "Ok" : "No");
+  uint64_t P = q == Q_NOT_EXISTS ? o->neg : o->pos;
+  uint64_t N = q == Q_NOT_EXISTS ? o->pos : o->neg;
+  sb_printf(out, "Witnesses\nPositive: %" PRIu64 " Negative: %" PRIu64 "\n", P, N);
+  const char *names[64];
+  int nf = 0;
+  for (int i = 0; i < opt->nflags && i < 64; i++)
+    if (o->flags & ((uint64_t)1 << i)) names[nf++] = opt->flag_names[i];
+  qsort(names, (size_t)nf, sizeof(char *), flag_cmp);
+  for (int i = 0; i < nf; i++) sb_printf(out, "Flag %s\n", names[i]);
+  sb_puts(out, "Condition ");
+  print_condition(t, opt->hexa, out);
+  sb_putc(out, '\n');
+  const char *obs = o->pos == 0 ? "Never" : o->neg == 0 ? "Always" : "Sometimes";
+  sb_printf(out, "Observation %s %s %" PRIu64 " %" PRIu64 "\n", t->name, obs, o->pos, o->neg);
+  if (opt->show_time) sb_printf(out, "Time %s %0.2f\n", t->name, opt->seconds);
+  if (opt->candidates)
+    sb_printf(out, "Candidates %s %" PRIu64 "\n", t->name, o->candidates);
+  char h[33];
+  test_hash(t, h);
+  if (h[0]) sb_printf(out, "Hash=%s\n", h);
+  sb_putc(out, '\n');
+}

@@ -1,0 +1,64 @@
+#!/bin/sh
+# Regression tests that need nothing outside this repository:
+#   tests/litmus/NAME.litmus  run with corral's own models; the output, Time
+#                             lines removed, must equal NAME.expected.
+#                             Extra options, if any, are in NAME.opts.
+#   tests/bad/NAME.*          malformed inputs: corral must exit non-zero,
+#                             not crash, and print the diagnostic given in
+#                             NAME.err (the first line of stderr must start
+#                             with it).
+#                             NAME.opts gives the command line (default:
+#                             the file itself).
+# Usage: tests/run-regress.sh ./corral
+set -u
+bin=$(cd "$(dirname "${1:-./corral}")" && pwd)/$(basename "${1:-./corral}")
+here=$(cd "$(dirname "$0")" && pwd)
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+for t in "$here"/litmus/*.litmus; do
+  [ -e "$t" ] || continue
+  base=${t%.litmus}
+  opts=""
+  [ -f "$base.opts" ] && opts=$(cat "$base.opts")
+  # shellcheck disable=SC2086
+  (cd "$here/litmus" && "$bin" $opts "$(basename "$t")") 2>"$tmp/err" | grep -v '^Time ' >"$tmp/out"
+  if [ -f "$base.expected" ] && cmp -s "$tmp/out" "$base.expected"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL litmus/$(basename "$t")"
+    diff "$base.expected" "$tmp/out" | head -20
+    head -5 "$tmp/err"
+  fi
+done
+
+for e in "$here"/bad/*.err; do
+  [ -e "$e" ] || continue
+  base=${e%.err}
+  name=$(basename "$base")
+  if [ -f "$base.opts" ]; then
+    cmd=$(cat "$base.opts")
+  else
+    cmd=$(cd "$here/bad" && ls "$name".* | grep -v -e '\.err$' -e '\.opts$' | head -1)
+  fi
+  # shellcheck disable=SC2086
+  (cd "$here/bad" && "$bin" $cmd) >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  want=$(cat "$e")
+  got=$(head -1 "$tmp/err")
+  case "$got" in "$want"*) match=1 ;; *) match=0 ;; esac
+  if [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] && [ "$match" = 1 ] && [ -n "$want" ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL bad/$name (exit $rc)"
+    echo "  want: $want"
+    echo "  got:  $got"
+  fi
+done
+
+echo "regress: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,651 @@
+/*
+ * test_litmus.c — unit tests of the litmus front end (parse.c, the X86,
+ * X86_64 and PPC parsers), the Hash= digest and the Condition printer;
+ * then, when ../shared/conformance/suites exists, a pass over every
+ * X86/X86_64/PPC test of the x86, ppc, article and sc suites comparing
+ * our Hash= and Condition lines with herd7's .expected output.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "litmus/litmus.h"
+#include "out/cond.h"
+#include "out/hash.h"
+
+/* ------------------------------------------------------------- helpers */
+
+/* Parse text; on failure returns NULL and leaves "LINE:COL: msg" in
+ * errbuf (without the file name). */
+static Test *parse_str(const char *text, char *errbuf, size_t n) {
+  Err err;
+  err_init(&err);
+  Test *t = litmus_parse("t.litmus", text, &err);
+  if (!t && errbuf)
+    snprintf(errbuf, n, "%d:%d: %s", err.pos.line, err.pos.col,
+             sb_cstr(&err.msg));
+  err_free(&err);
+  return t;
+}
+
+/* The Condition text of a test, or the parse error. */
+static char *cond_of(const char *text) {
+  static char buf[4][4096]; /* only for these single-threaded tests */
+  static int k;
+  char *out = buf[k++ & 3];
+  Test *t = parse_str(text, out, 4096);
+  if (!t) return out;
+  StrBuf b;
+  sb_init(&b);
+  print_condition(t, false, &b);
+  snprintf(out, 4096, "%s", sb_cstr(&b));
+  sb_free(&b);
+  test_free(t);
+  return out;
+}
+
+static char *error_of(const char *text) {
+  static char buf[4096];
+  Test *t = parse_str(text, buf, sizeof buf);
+  if (t) {
+    test_free(t);
+    return "(no error)";
+  }
+  return buf;
+}
+
+/* The canonical (hash) spelling of one instruction of arch, or the error. */
+static char *ins_of(const char *arch, const char *ins) {
+  static char out[4096];
+  char text[2048];
+  snprintf(text, sizeof text, "%s T\n{}\n P0 ;\n %s ;\n", arch, ins);
+  Test *t = parse_str(text, out, sizeof out);
+  if (!t) return out;
+  StrBuf b;
+  sb_init(&b);
+  if (t->nthreads == 1 && t->threads[0].nentries == 1)
+    t->ops->print_instr(t->threads[0].entries[0].ins, &b, NULL, NULL);
+  snprintf(out, sizeof out, "%s", sb_cstr(&b));
+  sb_free(&b);
+  test_free(t);
+  return out;
+}
+
+static char *hash_of(const char *text) {
+  static char out[4096];
+  Test *t = parse_str(text, out, sizeof out);
+  if (!t) return out;
+  test_hash(t, out);
+  test_free(t);
+  return out;
+}
+
+/* The S_init / S_code / S_obs strings of a test. */
+static char *part_of(const char *text, void (*f)(const Test *, StrBuf *)) {
+  static char out[4096];
+  Test *t = parse_str(text, out, sizeof out);
+  if (!t) return out;
+  StrBuf b;
+  sb_init(&b);
+  f(t, &b);
+  snprintf(out, sizeof out, "%s", sb_cstr(&b));
+  sb_free(&b);
+  test_free(t);
+  return out;
+}
+
+/* ------------------------------------------------------ spec examples */
+
+static const char *const sb_test =
+    "X86 SB\n\"Fre PodWR Fre PodWR\"\n{ x=0; y=0; }\n"
+    " P0          | P1          ;\n"
+    " MOV [x],$1  | MOV [y],$1  ;\n"
+    " MOV EAX,[y] | MOV EAX,[x] ;\n"
+    "exists (0:EAX=0 /\\ 1:EAX=0)\n";
+
+static void test_spec_examples(void) {
+  CHECK_STR(hash_of(sb_test), "7dbd6b8e6dd4abc2ef3d48b0376fb2e3");
+  CHECK_STR(part_of(sb_test, hash_init_string), "x=0; y=0");
+  CHECK_STR(part_of(sb_test, hash_code_string),
+            " MOV [x],$1  | MOV [y],$1  ;\n MOV EAX,[y] | MOV EAX,[x] ;\n");
+  CHECK_STR(part_of(sb_test, hash_obs_string), "0:EAX; 1:EAX");
+  CHECK_STR(cond_of(sb_test), "exists (0:EAX=0 /\\ 1:EAX=0)");
+  const char *mp =
+      "PPC MP+syncs\n\"SyncdWW Rfe SyncdRR Fre\"\n"
+      "Cycle=Rfe SyncdRR Fre SyncdWW\n{\n0:r2=x; 0:r4=y;\n1:r2=y; 1:r4=x;\n}\n"
+      " P0           | P1           ;\n"
+      " li r1,1      | lwz r1,0(r2) ;\n"
+      " stw r1,0(r2) | sync         ;\n"
+      " sync         | lwz r3,0(r4) ;\n"
+      " li r3,1      |              ;\n"
+      " stw r3,0(r4) |              ;\n"
+      "~exists (1:r1=1 /\\ 1:r3=0)\n";
+  CHECK_STR(hash_of(mp), "6fa2fc8a03a8948f9262ae5fd1e47a19");
+  CHECK_STR(cond_of(mp), "~exists (1:r1=1 /\\ 1:r3=0)");
+  const char *loc =
+      "X86 LOC\n{ x=-3; y=0; }\n"
+      " P0          | P1          ;\n"
+      " MOV [x],$-1 | MOV EAX,[x] ;\n"
+      " MOV [y],$1  | MOV EBX,[y] ;\n"
+      "locations [y; 1:EBX;]\nfilter (1:EAX=-1)\n"
+      "exists (1:EAX=-1 /\\ 1:EBX=0)\n";
+  CHECK_STR(hash_of(loc), "7131a28b1d05a6cc4ce2ceab070d860b");
+  CHECK_STR(part_of(loc, hash_obs_string), "1:EAX; 1:EBX; y");
+  Test *t = parse_str(loc, NULL, 0);
+  CHECK(t != NULL);
+  if (t) {
+    StrBuf b;
+    sb_init(&b);
+    print_condition(t, true, &b);
+    CHECK_STR(sb_cstr(&b), "exists (1:EAX=0xffffffff /\\ 1:EBX=0x0)");
+    CHECK(t->filter != NULL && t->nlocations == 2);
+    sb_free(&b);
+    test_free(t);
+  }
+  const char *noc = "X86 NOC2\n{ x=0; y=0; }\n P0          | P1 ;\n"
+                    " MOV [x],$1  | MOV EAX,[x] ;\n";
+  CHECK_STR(hash_of(noc), "38d6c0c92313ad23bd87a05836dde357");
+  CHECK_STR(cond_of(noc), "forall (true)");
+  const char *w4 = "X86 W4\n{ x=0; }\n P0          | P1          ;\n"
+                   " MOV [x],$1  | MOV [x],$2  ;\n MOV EAX,[x] |             ;\n"
+                   "exists (0:EAX=1 /\\ x=2)\n";
+  CHECK_STR(hash_of(w4), "9a47650f1fc733e74cbef258b04e5230");
+  CHECK_STR(cond_of(w4), "exists (0:EAX=1 /\\ [x]=2)");
+}
+
+/* --------------------------------------------------------- conditions */
+
+#define X86_HEAD "X86 C\n{ x=0; y=0; }\n P0 ;\n MOV [x],$1 ;\n"
+
+static void test_conditions(void) {
+  CHECK_STR(cond_of(X86_HEAD "exists (x=1 /\\ y=1 => x=2)"),
+            "exists ([x]=1 /\\ ([y]=1 => [x]=2))");
+  CHECK_STR(cond_of(X86_HEAD "exists (x=1 => y=1 \\/ x=2)"),
+            "exists (([x]=1 => [y]=1) \\/ [x]=2)");
+  CHECK_STR(cond_of(X86_HEAD "exists (x=1 => y=1 => x=2)"),
+            "exists ([x]=1 => [y]=1 => [x]=2)");
+  CHECK_STR(cond_of(X86_HEAD "exists ((x=1 /\\ y=1) \\/ x=2)"),
+            "exists ([x]=1 /\\ [y]=1 \\/ [x]=2)");
+  CHECK_STR(cond_of(X86_HEAD "exists (x=1 \\/ (y=2 /\\ ~x=2))"),
+            "exists ([x]=1 \\/ [y]=2 /\\ not ([x]=2))");
+  CHECK_STR(cond_of(X86_HEAD "exists ((x=1 \\/ y=1) /\\ x=2)"),
+            "exists (([x]=1 \\/ [y]=1) /\\ [x]=2)");
+  CHECK_STR(cond_of(X86_HEAD "exists x!=1"), "exists (not ([x]=1))");
+  CHECK_STR(cond_of(X86_HEAD "exists (x<>1 /\\ not y==2)"),
+            "exists (not ([x]=1) /\\ not ([y]=2))");
+  CHECK_STR(cond_of(X86_HEAD "exists ~(x=1 \\/ y=1)"),
+            "exists (not ([x]=1 \\/ [y]=1))");
+  CHECK_STR(cond_of(X86_HEAD "~ exists ([x]=0x10)"), "~exists ([x]=16)");
+  CHECK_STR(cond_of(X86_HEAD "forall (true \\/ false)"),
+            "forall (true \\/ false)");
+  CHECK_STR(cond_of(X86_HEAD "final x=1;"), "exists ([x]=1)");
+  /* a bare (P) is only seen after locations/filter: herd's splitter cuts
+   * the code section at keywords */
+  CHECK_STR(cond_of(X86_HEAD "locations [y;] (x=1)"), "exists ([x]=1)");
+  CHECK_STR(cond_of(X86_HEAD "exists (0:EAX=x /\\ x=y)"),
+            "exists (0:EAX=x /\\ [x]=y)");
+  CHECK_STR(cond_of(X86_HEAD "exists (x=0:EAX /\\ [y]=[x])"),
+            "exists ([x]=0:EAX /\\ [y]=[x])");
+  CHECK_STR(cond_of(X86_HEAD "observed x=1; y=1; and x=2;"),
+            "exists ([x]=1 /\\ [y]=1 \\/ [x]=2)");
+  CHECK_STR(cond_of(X86_HEAD "locations [x;]"), "forall (true)");
+  CHECK_STR(cond_of(X86_HEAD "exists (x=1) with tso:exists;"),
+            "exists ([x]=1)");
+  /* values are cast to the location's type; int when undeclared */
+  CHECK_STR(cond_of(X86_HEAD "exists (x=0xffffffff)"), "exists ([x]=-1)");
+  const char *ppc =
+      "PPC T\n{ uint64_t 0:r1; int64_t 0:r2; uint8_t z; }\n P0 ;\n nop ;\n"
+      "exists (0:r1=-1 /\\ 0:r2=0xffffffff /\\ 0:r3=4294967296 /\\ z=257)";
+  CHECK_STR(cond_of(ppc), "exists (0:r1=18446744073709551615 /\\ "
+                          "0:r2=4294967295 /\\ 0:r3=0 /\\ [z]=1)");
+  CHECK_STR(cond_of("PPC T\n{ int t[2] = {1,2}; }\n P0 ;\n nop ;\n"
+                    "exists (t={1,2} /\\ t[1]=2 /\\ 0:r1=label:\"P0:L0\")"),
+            "exists (t={1,2} /\\ t[1]=2 /\\ 0:r1=label:\"P0:L0\")");
+  CHECK_STR(cond_of("X86_64 T\n{}\n P0 ;\n movl %eax,(x) ;\n"
+                    "exists (0:rax=1 /\\ 0:%rbx=2)"),
+            "exists (0:rax=1 /\\ 0:rbx=2)");
+}
+
+/* ------------------------------------------------------- init section */
+
+static void test_init(void) {
+  const char *t1 = "PPC T\n{ int *p=y; int x=1; 0:r1=x; uint64_t 1:r3; }\n"
+                   " P0 | P1 ;\n nop | nop ;\n";
+  CHECK_STR(part_of(t1, hash_init_string),
+            "0:r1=x; uint64_t 1:r3=0; int *p=y; int x=1");
+  const char *t2 = "PPC T\n{ int t[2] = {1,2}; int b = -1; *q=&b; "
+                   "_Atomic int a=ATOMIC_INIT(3); [c]=0x10; P1:r2=P0:L0; "
+                   "0:r4=label:\"P1:L1\"; int* d=&c }\n"
+                   " P0 | P1 ;\n L0: | L1: ;\n";
+  CHECK_STR(part_of(t2, hash_init_string),
+            "0:r4=1:L1; 1:r2=0:L0; _Atomic int a=3; int b=-1; c=0x10; "
+            "int *d=c; *q=b; int t[2]");
+  CHECK_STR(error_of("PPC T\n{ x=1; x=2; }\n P0 ;\n nop ;\n"),
+            "2:8: Location x is initialized more than once");
+  CHECK_STR(error_of("PPC T\n{ 0:r99=1; }\n P0 ;\n nop ;\n"),
+            "2:5: r99 is not a register");
+  CHECK_STR(error_of("PPC T\n{ int t[2] = {1}; }\n P0 ;\n nop ;\n"),
+            "2:9: Declared size of array t does not match initial value "
+            "size");
+  CHECK_STR(error_of("PPC T\n{ x=1 y=2 }\n P0 ;\n nop ;\n"),
+            "2:7: expected ';' between initial state items, found 'y'");
+  CHECK_STR(error_of("PPC T\n{ x=1; \n P0 ;\n nop ;\n"),
+            "2:1: unterminated initial state section (missing '}')");
+  CHECK_STR(error_of("PPC T\n{ x=# }\n P0 ;\n nop ;\n"),
+            "2:5: unexpected character '#'");
+}
+
+/* ---------------------------------------------------- header, sections */
+
+static void test_sections(void) {
+  const char *t = "X86 N (tex) \n \"doc\";\n(*{not a brace} *)\n"
+                  "Cycle=a b\nMemoryType = foo \n{}\n"
+                  " P0 ;\n (* exists *) MOV [x],$1 ;\n"
+                  "(* forall *)\nexists (x=1)\n<<\nanything (\n";
+  Test *tt = parse_str(t, NULL, 0);
+  CHECK(tt != NULL);
+  if (tt) {
+    CHECK_STR(tt->name, "N");
+    CHECK_STR(tt->doc, "doc");
+    CHECK_INT(tt->nmeta, 2);
+    CHECK_STR(test_meta(tt, "Cycle"), "a b");
+    CHECK_STR(test_meta(tt, "MemoryType"), "foo ");
+    test_free(tt);
+  }
+  /* herd's splitter (longest match): "(*" starts a comment in the header
+   * only when directly followed by a newline or '{'; otherwise the text up
+   * to the next '{' is skipped, and that '{' opens the init section. */
+  CHECK_STR(cond_of("X86 N\n(*\n{ *)\n{}\n P0 ;\n MOV [x],$1 ;\n"),
+            "forall (true)");
+  CHECK_STR(error_of("X86 N\n(* a { *)\n{}\n P0 ;\n MOV [x],$1 ;\n"),
+            "2:6: unterminated initial state section (missing '}')");
+  /* the MemoryType key enters the digest, Cycle does not */
+  const char *base = "X86 N\n{}\n P0 ;\n MOV [x],$1 ;\n";
+  char h0[33], h1[33], h2[33];
+  snprintf(h0, sizeof h0, "%s", hash_of(base));
+  snprintf(h1, sizeof h1, "%s", hash_of("X86 N\nCycle=x\n{}\n P0 ;\n"
+                                        " MOV [x],$1 ;\n"));
+  snprintf(h2, sizeof h2, "%s", hash_of("X86 N\nMT=x\n{}\n P0 ;\n"
+                                        " MOV [x],$1 ;\n"));
+  CHECK_STR(h1, h0);
+  CHECK(strcmp(h2, h0) != 0);
+  CHECK_STR(hash_of("X86 N\nHash=0123abc\n{}\n P0 ;\n MOV [x],$1 ;\n"),
+            "0123abc");
+  CHECK_STR(hash_of("X86 N\nhash=0123abc\n{}\n P0 ;\n MOV [x],$1 ;\n"), "");
+  Test *n = parse_str("X86 --\n{}\n P0 ;\n MOV [x],$1 ;\n", NULL, 0);
+  CHECK(n && strcmp(n->name, "t") == 0);
+  test_free(n);
+  CHECK_STR(error_of("C T\n{}\nP0(int *x) { *x = 1; }\n"),
+            "1:1: C tests are not supported yet");
+  CHECK_STR(error_of("AArch64 T\n{}\n P0 ;\n NOP ;\n"),
+            "1:1: AArch64 tests are not supported yet");
+  CHECK_STR(error_of("Z80 T\n{}\n"), "1:1: Z80 is not an implemented "
+                                     "architecture");
+  CHECK_STR(error_of(""), "1:1: expected 'ARCH NAME' on the first line");
+  CHECK_STR(error_of("X86\n{}\n"),
+            "1:4: expected a test name after the architecture");
+  CHECK_STR(error_of("X86 T\n"), "2:1: missing initial state section "
+                                 "'{ ... }'");
+  CHECK_STR(error_of("X86 T\n{}\n P0 ;\n (* MOV ;\n"),
+            "4:2: unterminated comment");
+  CHECK_STR(error_of(X86_HEAD "exists (x=1"),
+            "5:12: expected ')', found the end");
+  CHECK_STR(error_of(X86_HEAD "exists (x=1) junk"),
+            "5:14: expected the end of the test, found 'junk'");
+  CHECK_STR(error_of(X86_HEAD "exists (x 1)"),
+            "5:11: expected '=', '==' or '!=', found '1'");
+}
+
+/* --------------------------------------------------------- code table */
+
+static void test_code(void) {
+  const char *t = "X86 T\n{}\n P0          | P1 ;\n"
+                  "             | L1: ;\n"
+                  " out: JMP L0 | MOV EAX,[x] ;\n"
+                  " L0:         | JNE L1 ;\n";
+  Test *tt = parse_str(t, NULL, 0);
+  CHECK(tt != NULL);
+  if (tt) {
+    CHECK_INT(tt->nthreads, 2);
+    CHECK_INT(tt->threads[0].nentries, 3);
+    CHECK_STR(tt->threads[0].entries[0].label, "out");
+    CHECK(tt->threads[0].entries[1].ins != NULL);
+    CHECK(tt->threads[0].entries[1].label == NULL);
+    CHECK_STR(tt->threads[0].entries[2].label, "L0");
+    CHECK_INT(tt->threads[1].nentries, 3);
+    CHECK_INT(tt->threads[1].entries[1].pos.line, 5);
+    CHECK_INT(tt->threads[1].entries[1].pos.col, 16);
+    test_free(tt);
+  }
+  /* labels renamed in sorted order, globally; empty cells give nothing */
+  CHECK_STR(part_of(t, hash_code_string),
+            " L02:    | L01:        ;\n"
+            " JMP L00 | MOV EAX,[x] ;\n"
+            " L00:    | JNE L01     ;\n");
+  /* LOCK; inside a cell is not a row end */
+  const char *lk = "X86 T\n{}\n P0 | P1 ;\n LOCK; ADD [x],$1 | LOCK XCHG "
+                   "[x],EAX ;\n";
+  CHECK_STR(part_of(lk, hash_code_string),
+            " LOCK; ADD [x],$1 | LOCK; XCHG [x],EAX ;\n");
+  CHECK_STR(error_of("X86 T\n{}\n P0 | P2 ;\n"),
+            "3:7: Processes must be P0, P1, ... (found 'P2' for P1)");
+  CHECK_STR(error_of("X86 T\n{}\n P0 | P1 ;\n MOV [x],$1 ;\n"),
+            "4:2: mismatch in instruction lines: 1 cells instead of 2");
+  CHECK_STR(error_of("X86 T\n{}\n P0 ;\n MOV [x],$1 \n"),
+            "5:1: missing ';' at the end of a code row");
+  CHECK_STR(error_of("PPC T\n{}\n P0 ;\n li r1,1 ;\n  foo r1,r2 ;\n"),
+            "5:3: unknown PPC instruction 'foo r1,r2'");
+  CHECK_STR(error_of("PPC T\n{}\n P0 ;\n lwz r1,0(r99) ;\n"),
+            "4:11: PPC instruction 'lwz r1,0(r99)': expected a register "
+            "r0..r31");
+  CHECK_STR(error_of("X86 T\n{}\n P0 ;\n FOO EAX ;\n"),
+            "4:2: unknown X86 instruction 'FOO EAX'");
+  CHECK_STR(error_of("X86_64 T\n{}\n P0 ;\n movl $1,(x ;\n"),
+            "4:12: X86_64 instruction 'movl $1,(x': expected ')', found end "
+            "of instruction");
+  /* symbolic registers: allocated to free registers, hashed as written */
+  const char *sym = "PPC T\n{ %a=x; %b=y; }\n P0 ;\n lwz r1,0(%b) ;\n"
+                    " stw r1,0(%a) ;\nexists (0:r1=1)";
+  tt = parse_str(sym, NULL, 0);
+  CHECK(tt != NULL);
+  if (tt) {
+    CHECK_INT(tt->threads[0].entries[1].ins->ops[1].reg, 2); /* %a: r2 */
+    CHECK_INT(tt->threads[0].entries[0].ins->ops[1].reg, 3); /* %b: r3 */
+    CHECK_INT(tt->init[0].loc.thread, 0);
+    CHECK_INT(tt->init[0].loc.regid, 2);
+    test_free(tt);
+  }
+  CHECK_STR(part_of(sym, hash_code_string),
+            " lwz r1,0(%b) ;\n stw r1,0(%a) ;\n");
+  CHECK_STR(part_of(sym, hash_init_string), "a=x; b=y");
+  CHECK_STR(error_of("PPC T\n{ %c=x; }\n P0 ;\n nop ;\n"),
+            "2:3: symbolic register %c does not appear in code");
+}
+
+/* --------------------------------------------------------- instructions */
+
+static void test_x86(void) {
+  CHECK_STR(ins_of("X86", "MOV EAX , [x]"), "MOV EAX,[x]");
+  CHECK_STR(ins_of("X86", "mov [EBX],1"), "MOV [EBX],$1");
+  CHECK_STR(ins_of("X86", "MOVB (ECX),$-2"), "MOV [ECX],$-2");
+  CHECK_STR(ins_of("X86", "CMP EAX,$0"), "CMP  EAX,$0");
+  CHECK_STR(ins_of("X86", "INC [x]"), "INC  [x]");
+  CHECK_STR(ins_of("X86", "DEC EBX"), "DEC  EBX");
+  CHECK_STR(ins_of("X86", "LOCK XCHG [x],EAX"), "LOCK; XCHG [x],EAX");
+  CHECK_STR(ins_of("X86", "CMOVC EAX,[x]"), "CMOVC EAX,[x]");
+  CHECK_STR(ins_of("X86", "CMPXCHG [x],EBX"), "CMPXCHG [x],EBX");
+  CHECK_STR(ins_of("X86", "SETNB [y]"), "SETNB [y]");
+  CHECK_STR(ins_of("X86", "XOR EAX,EAX"), "XOR EAX,EAX");
+  CHECK_STR(ins_of("X86", "ADD [x],%r"), "ADD [x],%r");
+  CHECK_STR(ins_of("X86", "mfence"), "MFENCE");
+  CHECK_STR(ins_of("X86", "JE L0"), "JE L0");
+  CHECK_STR(ins_of("X86", "MOV eax,[x]"),
+            "4:6: X86 instruction 'MOV eax,[x]': expected a register or a "
+            "memory operand");
+  CHECK_STR(ins_of("X86", "MOV [x],$1,$2"),
+            "4:12: X86 instruction 'MOV [x],$1,$2': unexpected ','");
+}
+
+static void test_x86_64(void) {
+  CHECK_STR(ins_of("X86_64", "movl $1 , (x)"), "movl $1,(x)");
+  CHECK_STR(ins_of("X86_64", "movq (x),%rax"), "movq (x),%rax");
+  CHECK_STR(ins_of("X86_64", "mov %eax,0(%rbx)"), "mov %eax,(%rbx)");
+  CHECK_STR(ins_of("X86_64", "movw %ax,-8(%r8)"), "movw %ax,-8(%r8)");
+  CHECK_STR(ins_of("X86_64", "movb %al,4(%rax,%rbx,2)"),
+            "movb %al,4(%rax, %rbx,2)");
+  CHECK_STR(ins_of("X86_64", "lock; xchgl %eax,(x)"), "lock; xchgl %eax,(x)");
+  CHECK_STR(ins_of("X86_64", "MFENCE"), "mfence");
+  CHECK_STR(ins_of("X86_64", "nop"), "NOP");
+  CHECK_STR(ins_of("X86_64", "cmpxchgq (x),%rbx"), "cmpxchgq (x),%rbx");
+  CHECK_STR(ins_of("X86_64", "cmovcl %ecx,(y)"), "cmovcl %ecx,(y)");
+  CHECK_STR(ins_of("X86_64", "movnti %eax,(x)"), "movnti %eax,(x)");
+  CHECK_STR(ins_of("X86_64", "incl (x)"), "incl (x)");
+  CHECK_STR(ins_of("X86_64", "shlq $2,%rax"), "shlq $2,%rax");
+  CHECK_STR(ins_of("X86_64", "jlt L1"), "jl L1");
+  CHECK_STR(ins_of("X86_64", "movl eax,(x)"), "movl %eax,(x)");
+  CHECK_STR(ins_of("X86_64", "clflush (x)"), "clflush (x)");
+  CHECK_STR(ins_of("X86_64", "movz $1,(x)"),
+            "4:2: unknown X86_64 instruction 'movz $1,(x)'");
+  /* layout: destination first, views in Operand.sub */
+  Test *t = parse_str("X86_64 T\n{}\n P0 ;\n movl %ebx,8(%rcx) ;\n", NULL, 0);
+  CHECK(t != NULL);
+  if (t) {
+    const Instr *i = t->threads[0].entries[0].ins;
+    CHECK_INT(i->ops[0].kind, OPK_MEM);
+    CHECK_INT(i->ops[0].reg, 2);
+    CHECK_INT(i->ops[0].imm, 8);
+    CHECK_INT(i->ops[1].kind, OPK_REG);
+    CHECK_INT(i->ops[1].reg, 1);
+    CHECK_INT(i->ops[1].sub, 1); /* 32-bit view */
+    test_free(t);
+  }
+}
+
+static void test_ppc(void) {
+  CHECK_STR(ins_of("PPC", "lwz r1,0,r5"), "lwz r1,0(r5)");
+  CHECK_STR(ins_of("PPC", "lwz R1, 4(R2)"), "lwz r1,4(r2)");
+  CHECK_STR(ins_of("PPC", "ld r1,8(r2)"), "lwz r1,8(r2)");
+  CHECK_STR(ins_of("PPC", "std r1,8,r2"), "stw r1,8(r2)");
+  CHECK_STR(ins_of("PPC", "stdx r1,r2,r3"), "stwx r1,r2,r3");
+  CHECK_STR(ins_of("PPC", "ldx r1,r2,r3"), "lwzx r1,r2,r3");
+  CHECK_STR(ins_of("PPC", "lwax r1,r2,r3"), "lwax r1,r2,r3");
+  CHECK_STR(ins_of("PPC", "lwa r1,0(r2)"), "lwa r1,0(r2)");
+  CHECK_STR(ins_of("PPC", "add. r1,r2,r3"), "add. r1,r2,r3");
+  CHECK_STR(ins_of("PPC", "xor r1,r2,r2"), "xor r1,r2,r2");
+  CHECK_STR(ins_of("PPC", "subi r1,r1,1"), "addi r1,r1,-1");
+  CHECK_STR(ins_of("PPC", "andi. r1,r2,3"), "andi. r1,r2,3");
+  CHECK_STR(ins_of("PPC", "cmpw r1,r2"), "cmpw r1,r2");
+  CHECK_STR(ins_of("PPC", "cmpw cr0,r1,r2"), "cmpw r1,r2");
+  CHECK_STR(ins_of("PPC", "cmpw cr1,r1,r2"), "cmpw cr1,r1,r2");
+  CHECK_STR(ins_of("PPC", "cmpwi cr7,r1,-5"), "cmpwi cr7,r1,-5");
+  CHECK_STR(ins_of("PPC", "cmplwi r1, 5"), "cmplwi r1,5");
+  CHECK_STR(ins_of("PPC", "b L1"), "b   L1");
+  CHECK_STR(ins_of("PPC", "bl L1"), "bl   L1");
+  CHECK_STR(ins_of("PPC", "bnl L1"), "bge  L1");
+  CHECK_STR(ins_of("PPC", "beq L1"), "beq  L1");
+  CHECK_STR(ins_of("PPC", "rlwinm r1,r2,3,4,5"), "rlwinm r1,r2,3, 4,5");
+  CHECK_STR(ins_of("PPC", "rlwimi r3, r4, 4, 30, 31"), "rlwimi r3,r4,4, 30,31");
+  CHECK_STR(ins_of("PPC", "extsw r10,r9"), "extsw r10, r9");
+  CHECK_STR(ins_of("PPC", "clrldi r9, r9, 32"), "clrldi r9,r9,32");
+  CHECK_STR(ins_of("PPC", "lis r0, 1"), "lis r0,1");
+  CHECK_STR(ins_of("PPC", "addis r0, r0, 1"), "addis r0,r0,1");
+  CHECK_STR(ins_of("PPC", "hwsync"), "sync");
+  CHECK_STR(ins_of("PPC", "lwarx r1,r0,r2"), "lwarx r1,r0,r2");
+  CHECK_STR(ins_of("PPC", "stwcx. r1,r0,r2"), "stwcx. r1,r0,r2");
+  CHECK_STR(ins_of("PPC", "mr r1,r2"), "mr r1,r2");
+  CHECK_STR(ins_of("PPC", "neg. r1,r2"), "neg. r1,r2");
+  CHECK_STR(ins_of("PPC", "mfcr r3"), "mfcr r3");
+  CHECK_STR(ins_of("PPC", "com \"a, b; | c\""), "com \"a, b; | c\"");
+  CHECK_STR(ins_of("PPC", "stw r1,0(%x)"), "stw r1,0(%x)");
+  CHECK_STR(ins_of("PPC", "LWZ r1,0(r2)"),
+            "4:2: unknown PPC instruction 'LWZ r1,0(r2)'");
+  CHECK_STR(ins_of("PPC", "sync."), "4:2: unknown PPC instruction 'sync.'");
+  CHECK_STR(ins_of("PPC", "li r1,0x"),
+            "4:8: PPC instruction 'li r1,0x': bad number '0x'");
+}
+
+/* ------------------------------------------------------------ robustness */
+
+/* Every prefix, and byte mutations, of a few tests: never a crash (the
+ * sanitizers watch), and every failure has a position. */
+static void fuzz_one(const char *text) {
+  size_t n = strlen(text);
+  char *buf = xmalloc(n + 1);
+  uint32_t seed = 12345;
+  for (size_t cut = 0; cut <= n; cut++) {
+    memcpy(buf, text, cut);
+    buf[cut] = 0;
+    for (int m = 0; m < 3; m++) {
+      if (m > 0 && cut > 0) {
+        seed = seed * 1103515245u + 12345u;
+        buf[(seed >> 8) % cut] = "|;:(*)[]{}=\"~\\/,%$x0\n"[(seed >> 20) % 22];
+      }
+      Err err;
+      err_init(&err);
+      Test *t = litmus_parse("f.litmus", buf, &err);
+      if (t) {
+        char h[33];
+        StrBuf b;
+        sb_init(&b);
+        test_hash(t, h);
+        print_condition(t, true, &b);
+        sb_free(&b);
+        test_free(t);
+      } else {
+        CHECK(err.pos.line >= 1 && err.pos.col >= 1 && err.msg.len > 0);
+      }
+      err_free(&err);
+    }
+  }
+  free(buf);
+}
+
+static void test_fuzz(void) {
+  fuzz_one(sb_test);
+  fuzz_one("PPC T\n{ %a=x; int t[2]={1,2}; 0:r2=P0:L0; }\n P0 | P1 ;\n"
+           " L0: lwz r1,0(%a) | cmpw cr1,r1,r2 ;\n"
+           " beq L0 | com \"x\" ;\n"
+           "locations [t;] filter (0:r1=1) exists (0:r1=1 => ~t[1]=2 \\/ "
+           "x=y)\n<<\n");
+  fuzz_one("X86_64 T\n{}\n P0 ;\n lock; xchgl %eax,4(%rbx,%rcx,2) ;\n"
+           "exists (0:rax=1)\n");
+}
+
+/* ------------------------------------------------------------- corpus */
+
+typedef struct Stats {
+  int tests, parse_fail, hash_bad, cond_bad;
+} Stats;
+
+/* The value after `prefix` on the first line of text starting with it. */
+static bool expected_line(const char *text, const char *prefix, char *out,
+                          size_t n) {
+  size_t pl = strlen(prefix);
+  for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l)
+    if (strncmp(l, prefix, pl) == 0) {
+      const char *e = strchr(l, '\n');
+      size_t len = e ? (size_t)(e - l) - pl : strlen(l) - pl;
+      if (len >= n) len = n - 1;
+      memcpy(out, l + pl, len);
+      out[len] = 0;
+      return true;
+    }
+  return false;
+}
+
+static bool wanted_arch(const char *text) {
+  size_t i = strspn(text, " \t");
+  size_t n = strcspn(text + i, " \t\r\n");
+  return (n == 3 && strncmp(text + i, "X86", 3) == 0) ||
+         (n == 6 && strncmp(text + i, "X86_64", 6) == 0) ||
+         (n == 3 && strncmp(text + i, "PPC", 3) == 0);
+}
+
+static void check_corpus_test(const char *path, Stats *st) {
+  char *text = read_file(path, NULL);
+  if (!text || !wanted_arch(text)) {
+    free(text);
+    return;
+  }
+  char epath[4096], want[8192], got_hash[33];
+  snprintf(epath, sizeof epath, "%.*s.expected",
+           (int)(strlen(path) - strlen(".litmus")), path);
+  char *exp = read_file(epath, NULL);
+  st->tests++;
+  Err err;
+  err_init(&err);
+  Test *t = litmus_parse(path, text, &err);
+  if (!t) {
+    StrBuf b;
+    sb_init(&b);
+    err_format(&err, &b);
+    printf("  PARSE %s\n", sb_cstr(&b));
+    sb_free(&b);
+    st->parse_fail++;
+  } else if (exp) {
+    test_hash(t, got_hash);
+    if (expected_line(exp, "Hash=", want, sizeof want) &&
+        strcmp(want, got_hash) != 0) {
+      printf("  HASH  %s: got %s want %s\n", path, got_hash, want);
+      st->hash_bad++;
+    }
+    StrBuf b;
+    sb_init(&b);
+    print_condition(t, false, &b);
+    if (expected_line(exp, "Condition ", want, sizeof want) &&
+        strcmp(want, sb_cstr(&b)) != 0) {
+      printf("  COND  %s:\n    got  %s\n    want %s\n", path, sb_cstr(&b),
+             want);
+      st->cond_bad++;
+    }
+    sb_free(&b);
+  }
+  test_free(t);
+  err_free(&err);
+  free(exp);
+  free(text);
+}
+
+static int cmp_cstr(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void check_corpus_dir(const char *dir, Stats *st) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  VEC(char *) names = {0};
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t n = strlen(e->d_name);
+    if (n > 7 && strcmp(e->d_name + n - 7, ".litmus") == 0)
+      vec_push(names, xstrdup(e->d_name));
+  }
+  closedir(d);
+  if (names.len > 1)
+    qsort(names.data, (size_t)names.len, sizeof(char *), cmp_cstr);
+  for (int i = 0; i < names.len; i++) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, names.data[i]);
+    check_corpus_test(path, st);
+    free(names.data[i]);
+  }
+  vec_free(names);
+}
+
+static void corpus(void) {
+  const char *root = "../shared/conformance/suites";
+  DIR *d = opendir(root);
+  if (!d) {
+    printf("corpus: %s not found, skipped\n", root);
+    return;
+  }
+  closedir(d);
+  static const char *const suites[] = {"x86", "ppc", "article", "sc"};
+  Stats st = {0};
+  for (size_t i = 0; i < ARRAY_LEN(suites); i++) {
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/%s", root, suites[i]);
+    check_corpus_dir(dir, &st);
+  }
+  printf("corpus: %d tests, %d parse failures, %d hash mismatches, "
+         "%d condition mismatches\n",
+         st.tests, st.parse_fail, st.hash_bad, st.cond_bad);
+  CHECK_INT(st.parse_fail, 0);
+  CHECK_INT(st.hash_bad, 0);
+  CHECK_INT(st.cond_bad, 0);
+}
+
+int main(void) {
+  test_spec_examples();
+  test_conditions();
+  test_init();
+  test_sections();
+  test_code();
+  test_x86();
+  test_x86_64();
+  test_ppc();
+  test_fuzz();
+  corpus();
+  return check_report("test_litmus");
+}
