@@ -673,6 +673,20 @@ static void ins_list(Comp *c, const InsList *l, Scope *s, InsVec *out) {
 
 /* ---------------------------------------------------------------- API */
 
+static void comp_free(Comp *c) {
+  vec_free(c->gmap);
+  vec_free(c->gname);
+  vec_free(c->gdepth);
+  vec_free(c->gnlocals);
+  vec_free(c->gexpr);
+  vec_free(c->procs);
+  vec_free(c->tags);
+  vec_free(c->enums);
+  vec_free(c->flags);
+  vec_free(c->annot_kinds);
+  vec_free(c->annot_enums);
+}
+
 CProg *cat_compile(CatModel *m, const CatConfig *cfg, Err *err) {
   CProg *p = xcalloc(1, sizeof(CProg));
   arena_init(&p->arena);
@@ -689,17 +703,7 @@ CProg *cat_compile(CatModel *m, const CatConfig *cfg, Err *err) {
   ErrJmp j;
   err_push(err, &j);
   if (setjmp(j.jb) != 0) {
-    vec_free(c.gmap);
-    vec_free(c.gname);
-    vec_free(c.gdepth);
-    vec_free(c.gnlocals);
-    vec_free(c.gexpr);
-    vec_free(c.procs);
-    vec_free(c.tags);
-    vec_free(c.enums);
-    vec_free(c.flags);
-    vec_free(c.annot_kinds);
-    vec_free(c.annot_enums);
+    comp_free(&c);
     cat_prog_free(p);
     err_rethrow(err);
   }
@@ -734,17 +738,7 @@ CProg *cat_compile(CatModel *m, const CatConfig *cfg, Err *err) {
   p->nannot_types = c.annot_kinds.len;
 #undef MOVE
   p->maxdepth = c.fork_depth;
-  vec_free(c.gmap);
-  vec_free(c.gname);
-  vec_free(c.gdepth);
-  vec_free(c.gnlocals);
-  vec_free(c.gexpr);
-  vec_free(c.procs);
-  vec_free(c.tags);
-  vec_free(c.enums);
-  vec_free(c.flags);
-  vec_free(c.annot_kinds);
-  vec_free(c.annot_enums);
+  comp_free(&c);
   return p;
 }
 

@@ -244,6 +244,9 @@ CR_NORETURN void cat_error(Run *r, SrcPos pos, const char *fmt, ...)
     CR_PRINTF(3, 4);
 Arena *run_cur(Run *r);
 Value *val_new(Run *r, int kind);
+Value *val_new_set(Run *r);   /* empty event set in the current arena */
+Value *val_new_rel(Run *r);   /* empty relation */
+Frame *frame_new(Run *r, int n, Frame *up);
 Value *as_rel(Run *r, Value *v, SrcPos pos);  /* coerce to V_REL */
 Value *as_set(Run *r, Value *v, SrcPos pos);  /* coerce to V_SET */
 int val_compare(const Run *r, const Value *a, const Value *b);

@@ -53,13 +53,13 @@ Value *val_new(Run *r, int kind) {
 static Value EMPTY_V = {V_EMPTY, 0, {0}};
 static Value UNIV_V = {V_UNIV, 0, {0}};
 
-static Value *mk_set(Run *r) {
+Value *val_new_set(Run *r) {
   Value *v = val_new(r, V_SET);
   v->u.bits = arena_zalloc(run_cur(r), sizeof(Word) * (size_t)r->d.w);
   return v;
 }
 
-static Value *mk_rel(Run *r) {
+Value *val_new_rel(Run *r) {
   Value *v = val_new(r, V_REL);
   v->u.bits = arena_zalloc(run_cur(r), sizeof(Word) * (size_t)rel_words(r->d));
   return v;
@@ -70,16 +70,16 @@ Value *as_set(Run *r, Value *v, SrcPos pos) {
   case V_SET:
     return v;
   case V_EMPTY:
-    return mk_set(r);
+    return val_new_set(r);
   case V_UNIV:
     return r->univ_set;
   case V_EVENT: {
-    Value *s = mk_set(r);
+    Value *s = val_new_set(r);
     bit_set(s->u.bits, v->u.ev);
     return s;
   }
   case V_VSET:
-    if (v->n == 0) return mk_set(r);
+    if (v->n == 0) return val_new_set(r);
     break;
   default:
     break;
@@ -92,19 +92,19 @@ Value *as_rel(Run *r, Value *v, SrcPos pos) {
   case V_REL:
     return v;
   case V_EMPTY:
-    return mk_rel(r);
+    return val_new_rel(r);
   case V_UNIV: {
-    Value *x = mk_rel(r);
+    Value *x = val_new_rel(r);
     rel_product(r->d, x->u.bits, r->univ, r->univ);
     return x;
   }
   case V_PAIR: {
-    Value *x = mk_rel(r);
+    Value *x = val_new_rel(r);
     rel_set(r->d, x->u.bits, v->u.pair.a, v->u.pair.b);
     return x;
   }
   case V_VSET:
-    if (v->n == 0) return mk_rel(r);
+    if (v->n == 0) return val_new_rel(r);
     break;
   default:
     break;
@@ -324,13 +324,13 @@ static Value *set_algebra(Run *r, SetOp op, Value *a, Value *b, SrcPos pos) {
               kind_name(is_setlike(ka) || is_rellike(ka) || ka == V_UNIV ? kb : ka));
   }
   if (rel) {
-    Value *x = as_rel(r, a, pos), *y = as_rel(r, b, pos), *z = mk_rel(r);
+    Value *x = as_rel(r, a, pos), *y = as_rel(r, b, pos), *z = val_new_rel(r);
     if (op == OP_UNION) rel_or(r->d, z->u.bits, x->u.bits, y->u.bits);
     else if (op == OP_INTER) rel_and(r->d, z->u.bits, x->u.bits, y->u.bits);
     else rel_andnot(r->d, z->u.bits, x->u.bits, y->u.bits);
     return z;
   }
-  Value *x = as_set(r, a, pos), *y = as_set(r, b, pos), *z = mk_set(r);
+  Value *x = as_set(r, a, pos), *y = as_set(r, b, pos), *z = val_new_set(r);
   if (op == OP_UNION) set_or(r->d, z->u.bits, x->u.bits, y->u.bits);
   else if (op == OP_INTER) set_and(r->d, z->u.bits, x->u.bits, y->u.bits);
   else set_andnot(r->d, z->u.bits, x->u.bits, y->u.bits);
@@ -339,13 +339,13 @@ static Value *set_algebra(Run *r, SetOp op, Value *a, Value *b, SrcPos pos) {
 
 static Value *compose(Run *r, Value *a, Value *b, SrcPos pos) {
   if (a->kind == V_EMPTY || b->kind == V_EMPTY) return &EMPTY_V;
-  Value *x = as_rel(r, a, pos), *y = as_rel(r, b, pos), *z = mk_rel(r);
+  Value *x = as_rel(r, a, pos), *y = as_rel(r, b, pos), *z = val_new_rel(r);
   rel_compose(r->d, z->u.bits, x->u.bits, y->u.bits);
   return z;
 }
 
 static Value *identity_of(Run *r, const Word *s) {
-  Value *z = mk_rel(r);
+  Value *z = val_new_rel(r);
   rel_identity(r->d, z->u.bits, s);
   return z;
 }
@@ -358,13 +358,13 @@ static Value *complement(Run *r, Value *a, SrcPos pos) {
     return &EMPTY_V;
   case V_SET:
   case V_EVENT: {
-    Value *x = as_set(r, a, pos), *z = mk_set(r);
+    Value *x = as_set(r, a, pos), *z = val_new_set(r);
     set_andnot(r->d, z->u.bits, r->univ, x->u.bits);
     return z;
   }
   case V_REL:
   case V_PAIR: {
-    Value *x = as_rel(r, a, pos), *z = mk_rel(r);
+    Value *x = as_rel(r, a, pos), *z = val_new_rel(r);
     rel_complement(r->d, z->u.bits, x->u.bits, r->univ);
     return z;
   }
@@ -398,7 +398,7 @@ static Value *add_elem(Run *r, Value *x, Value *s, SrcPos pos) {
     return mk_vset(r, &x, 1);
   }
   if (s->kind == V_SET && x->kind == V_EVENT) {
-    Value *z = mk_set(r);
+    Value *z = val_new_set(r);
     set_copy(r->d, z->u.bits, s->u.bits);
     bit_set(z->u.bits, x->u.ev);
     return z;
@@ -414,7 +414,7 @@ static Value *add_elem(Run *r, Value *x, Value *s, SrcPos pos) {
       eb = x->u.elems[1]->u.ev;
     }
     if (ea >= 0) {
-      Value *z = mk_rel(r);
+      Value *z = val_new_rel(r);
       rel_copy(r->d, z->u.bits, s->u.bits);
       rel_set(r->d, z->u.bits, ea, eb);
       return z;
@@ -427,14 +427,14 @@ static Value *add_elem(Run *r, Value *x, Value *s, SrcPos pos) {
 
 static Value *product(Run *r, Value *a, Value *b, SrcPos pos) {
   if (a->kind == V_EMPTY || b->kind == V_EMPTY) return &EMPTY_V;
-  Value *x = as_set(r, a, pos), *y = as_set(r, b, pos), *z = mk_rel(r);
+  Value *x = as_set(r, a, pos), *y = as_set(r, b, pos), *z = val_new_rel(r);
   rel_product(r->d, z->u.bits, x->u.bits, y->u.bits);
   return z;
 }
 
 static Value *closure_op(Run *r, Value *a, int kind, SrcPos pos) {
   if (a->kind == V_UNIV) return &UNIV_V;
-  Value *x = as_rel(r, a, pos), *z = mk_rel(r);
+  Value *x = as_rel(r, a, pos), *z = val_new_rel(r);
   rel_copy(r->d, z->u.bits, x->u.bits);
   if (kind != E_OPT) rel_closure(r->d, z->u.bits);
   if (kind != E_PLUS) rel_add_identity(r->d, z->u.bits, r->univ);
@@ -449,7 +449,7 @@ static Value *inverse(Run *r, Value *a, SrcPos pos) {
     z->u.pair.b = a->u.pair.a;
     return z;
   }
-  Value *x = as_rel(r, a, pos), *z = mk_rel(r);
+  Value *x = as_rel(r, a, pos), *z = val_new_rel(r);
   rel_inverse(r->d, z->u.bits, x->u.bits);
   return z;
 }
@@ -457,7 +457,7 @@ static Value *inverse(Run *r, Value *a, SrcPos pos) {
 /* --------------------------------------------------------- bindings */
 
 
-static Frame *new_frame(Run *r, int n, Frame *up) {
+Frame *frame_new(Run *r, int n, Frame *up) {
   Frame *f = arena_alloc(run_cur(r), sizeof(Frame) + sizeof(Slot) * (size_t)n);
   f->up = up;
   f->level = r->level;
@@ -485,7 +485,7 @@ static Value *force_global(Run *r, int slot, SrcPos pos) {
   int saved_wm = r->wm, saved_level = r->level;
   r->wm = STAGE_ES;
   r->level = r->prog->global_depth[slot];
-  Frame *f = new_frame(r, r->prog->global_nlocals[slot], NULL);
+  Frame *f = frame_new(r, r->prog->global_nlocals[slot], NULL);
   Value *v = cat_eval(r, e, f);
   int st = r->wm;
   r->level = saved_level;
@@ -565,7 +565,7 @@ static Value *apply(Run *r, Value *fv, Value *arg, SrcPos pos) {
   if (++r->call_depth > 20000)
     cat_error(r, pos, "recursion too deep in model evaluation");
   const CFun *fn = fv->u.clo->fn;
-  Frame *f = new_frame(r, fn->nlocals, fv->u.clo->env);
+  Frame *f = frame_new(r, fn->nlocals, fv->u.clo->env);
   bind_pat(r, f, &fn->param, arg, pos);
   Value *v = cat_eval(r, fn->body, f);
   r->call_depth--;
@@ -701,12 +701,12 @@ static Value *eval_set_literal(Run *r, const CExpr *e, Frame *f) {
     pairs &= v[i]->kind == V_PAIR;
   }
   if (events) {
-    Value *s = mk_set(r);
+    Value *s = val_new_set(r);
     for (int i = 0; i < e->nargs; i++) bit_set(s->u.bits, v[i]->u.ev);
     return s;
   }
   if (pairs) {
-    Value *s = mk_rel(r);
+    Value *s = val_new_rel(r);
     for (int i = 0; i < e->nargs; i++)
       rel_set(r->d, s->u.bits, v[i]->u.pair.a, v[i]->u.pair.b);
     return s;
@@ -721,7 +721,7 @@ static void set_split(Run *r, Value *s, Value **elt, Value **rest, SrcPos pos) {
     int i = set_first(r->d, s->u.bits);
     Value *x = val_new(r, V_EVENT);
     x->u.ev = i;
-    Value *y = mk_set(r);
+    Value *y = val_new_set(r);
     set_copy(r->d, y->u.bits, s->u.bits);
     bit_clr(y->u.bits, i);
     *elt = x;
@@ -736,7 +736,7 @@ static void set_split(Run *r, Value *s, Value **elt, Value **rest, SrcPos pos) {
       Value *x = val_new(r, V_PAIR);
       x->u.pair.a = i;
       x->u.pair.b = j;
-      Value *y = mk_rel(r);
+      Value *y = val_new_rel(r);
       rel_copy(r->d, y->u.bits, s->u.bits);
       bit_clr(rel_row(r->d, y->u.bits, i), j);
       *elt = x;
@@ -790,7 +790,7 @@ static Value *eval_match_set(Run *r, const CExpr *e, Frame *f) {
 Value *cat_eval(Run *r, const CExpr *e, Frame *f) {
   switch (e->kind) {
   case E_ZERO:
-    return mk_rel(r);
+    return val_new_rel(r);
   case E_EMPTY:
     return &EMPTY_V;
   case E_UNIV:

@@ -54,18 +54,6 @@ int prim_lookup(const char *name) {
 
 const char *prim_name(int p) { return p >= 0 && p < P_COUNT ? prim_names[p] : "?"; }
 
-static Value *new_set(Run *r) {
-  Value *v = val_new(r, V_SET);
-  v->u.bits = arena_zalloc(run_cur(r), sizeof(Word) * (size_t)r->d.w);
-  return v;
-}
-
-static Value *new_rel(Run *r) {
-  Value *v = val_new(r, V_REL);
-  v->u.bits = arena_zalloc(run_cur(r), sizeof(Word) * (size_t)rel_words(r->d));
-  return v;
-}
-
 static Value *args2(Run *r, Value *arg, int i, SrcPos pos) {
   if (arg->kind != V_TUPLE || arg->n != 2)
     cat_error(r, pos, "type error: two arguments expected");
@@ -79,7 +67,7 @@ static Value *partition(Run *r, const Word *s, const Word *eq) {
   set_copy(d, left, s);
   VEC(Value *) out = {0};
   for (int i = set_first(d, left); i >= 0; i = set_first(d, left)) {
-    Value *c = new_set(r);
+    Value *c = val_new_set(r);
     set_and(d, c->u.bits, rel_crow(d, eq, i), left);
     bit_set(c->u.bits, i);
     set_andnot(d, left, left, c->u.bits);
@@ -104,7 +92,7 @@ typedef struct Lin {
 
 static void lin_rec(Lin *l) {
   if (l->k == l->n) {
-    Value *v = new_rel(l->run);
+    Value *v = val_new_rel(l->run);
     for (int i = 0; i < l->n; i++)
       for (int j = i + 1; j < l->n; j++) rel_set(l->d, v->u.bits, l->order[i], l->order[j]);
     vec_push(l->out, v);
@@ -153,9 +141,9 @@ Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos) {
   switch (prim) {
   case P_DOMAIN:
   case P_RANGE: {
-    if (arg->kind == V_EMPTY) return new_set(r);
+    if (arg->kind == V_EMPTY) return val_new_set(r);
     if (arg->kind == V_UNIV) return r->univ_set;
-    Value *x = as_rel(r, arg, pos), *s = new_set(r);
+    Value *x = as_rel(r, arg, pos), *s = val_new_set(r);
     if (prim == P_DOMAIN)
       rel_domain(r->d, s->u.bits, x->u.bits);
     else
@@ -190,10 +178,10 @@ Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos) {
     memcpy(buf, t, n + 1);
     if (buf[0] >= 'a' && buf[0] <= 'z') buf[0] = (char)(buf[0] - 'a' + 'A');
     Value *v = predef_by_name(r, buf, pos);
-    return v ? v : new_set(r);
+    return v ? v : val_new_set(r);
   }
   case P_DIFFERENT_VALUES: {
-    Value *x = as_rel(r, arg, pos), *z = new_rel(r);
+    Value *x = as_rel(r, arg, pos), *z = val_new_rel(r);
     for (int i = 0; i < r->d.n; i++) {
       const Word *row = rel_crow(r->d, x->u.bits, i);
       for (int j = set_next(r->d, row, 0); j >= 0; j = set_next(r->d, row, j + 1))
@@ -207,7 +195,7 @@ Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos) {
   case P_INTER_TRANSITIVE: {
     Value *a = as_rel(r, args2(r, arg, 0, pos), pos);
     Value *b = as_rel(r, args2(r, arg, 1, pos), pos);
-    Value *z = new_rel(r);
+    Value *z = val_new_rel(r);
     rel_copy(r->d, z->u.bits, a->u.bits);
     rel_closure(r->d, z->u.bits);
     rel_and(r->d, z->u.bits, z->u.bits, b->u.bits);

@@ -141,14 +141,7 @@ static bool check_holds(Run *r, const CIns *ci, Value *v) {
 }
 
 static Value *eval_top_expr(Run *r, const CExpr *e, int nlocals, Frame *f) {
-  if (!f) {
-    Frame *tf = arena_alloc(run_cur(r), sizeof(Frame) + sizeof(Slot) * (size_t)nlocals);
-    tf->up = NULL;
-    tf->level = r->level;
-    tf->n = nlocals;
-    memset(tf->s, 0, sizeof(Slot) * (size_t)nlocals);
-    f = tf;
-  }
+  if (!f) f = frame_new(r, nlocals, NULL);
   int saved = r->wm;
   r->wm = STAGE_ES;
   Value *v = cat_eval(r, e, f);
@@ -230,9 +223,8 @@ static bool letrec_global(Run *r, const CIns *ci) {
       if (!ci->binds[i].is_fun) bind_global(r, ci->slots[i]);
     return true;
   }
-  static Value empty_v = {V_EMPTY, 0, {0}};
   for (int i = 0; i < ci->nslots; i++)
-    if (!ci->binds[i].is_fun) set_global(r, ci->slots[i], &empty_v, STAGE_ES);
+    if (!ci->binds[i].is_fun) set_global(r, ci->slots[i], val_new(r, V_EMPTY), STAGE_ES);
   int saved_wm = r->wm, saved_level = r->level;
   r->wm = STAGE_ES;
   int level = r->prog->global_depth[ci->slots[0]];
@@ -243,11 +235,7 @@ static bool letrec_global(Run *r, const CIns *ci) {
       if (ci->binds[i].is_fun) continue;
       int s = ci->slots[i];
       Value *old = r->g[s].v;
-      Frame *f = arena_alloc(run_cur(r), sizeof(Frame) + sizeof(Slot) * (size_t)ci->slot_nlocals[i]);
-      f->up = NULL;
-      f->level = r->level;
-      f->n = ci->slot_nlocals[i];
-      memset(f->s, 0, sizeof(Slot) * (size_t)f->n);
+      Frame *f = frame_new(r, ci->slot_nlocals[i], NULL);
       Value *nw = cat_eval(r, ci->slot_exprs[i], f);
       if (val_compare(r, old, nw) != 0) changed = true;
       set_global(r, s, nw, r->wm);
@@ -339,15 +327,6 @@ static int elements(Run *r, Value *s, Value ***out, SrcPos pos) {
   cat_error(r, pos, "type error: set expected");
 }
 
-static Frame *local_frame(Run *r, int n, Frame *up) {
-  Frame *f = arena_alloc(run_cur(r), sizeof(Frame) + sizeof(Slot) * (size_t)n);
-  f->up = up;
-  f->level = r->level;
-  f->n = n;
-  memset(f->s, 0, sizeof(Slot) * (size_t)n);
-  return f;
-}
-
 static void bind_local_let(Run *r, const CIns *ci, Frame *f) {
   for (int k = 0; k < ci->nslots; k++) {
     int s = ci->slots[k];
@@ -374,7 +353,7 @@ static bool exec_simple(Run *r, const CIns *ci, Frame *f, uint64_t *flags) {
   case CI_CALL: {
     if (ci->call_skipped) return true;
     Value *arg = eval_top_expr(r, ci->e, ci->nlocals, f);
-    Frame *pf = local_frame(r, ci->proc->nlocals, NULL);
+    Frame *pf = frame_new(r, ci->proc->nlocals, NULL);
     const CPat *p = &ci->proc->param;
     if (p->is_tuple && p->n == 1 && !(arg->kind == V_TUPLE && arg->n == 1)) {
       /* procedure P(x) called as P(e): the single formal takes e */
@@ -390,7 +369,7 @@ static bool exec_simple(Run *r, const CIns *ci, Frame *f, uint64_t *flags) {
     Value **el;
     int n = elements(r, s, &el, ci->pos);
     for (int i = 0; i < n; i++) {
-      Frame *bf = local_frame(r, ci->forall_nlocals, f);
+      Frame *bf = frame_new(r, ci->forall_nlocals, f);
       bf->s[ci->slot].state = SLOT_VALUE;
       bf->s[ci->slot].v = el[i];
       bf->s[ci->slot].stage = (uint8_t)r->wm;
@@ -403,7 +382,7 @@ static bool exec_simple(Run *r, const CIns *ci, Frame *f, uint64_t *flags) {
     if (t->kind != V_TAG) cat_error(r, ci->pos, "type error: tag expected");
     for (int i = 0; i < ci->nclauses; i++)
       if (ci->clauses[i].tag == t->u.tag || ci->clauses[i].tag == -1) {
-        Frame *bf = local_frame(r, ci->forall_nlocals, f);
+        Frame *bf = frame_new(r, ci->forall_nlocals, f);
         return exec_block(r, &ci->clauses[i].body, bf, flags);
       }
     cat_error(r, ci->pos, "pattern matching failed");

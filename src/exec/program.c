@@ -3,6 +3,8 @@
  */
 #include "program.h"
 
+#include "../out/cond.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,46 +27,13 @@ int program_symbol(Program *p, const char *name) {
   return id;
 }
 
-/* Type of a declared base type name. */
-static LocType type_of_name(const char *base, int word_bits) {
-  LocType t = {32, true, false};
-  if (!base) return t;
-  static const struct {
-    const char *name;
-    int bits; /* 0: word */
-    bool sign;
-  } tab[] = {
-      {"char", 8, true},      {"int8_t", 8, true},     {"uint8_t", 8, false},
-      {"short", 16, true},    {"int16_t", 16, true},   {"uint16_t", 16, false},
-      {"int", 32, true},      {"long", 32, true},      {"int32_t", 32, true},
-      {"uint32_t", 32, false},{"atomic_t", 32, true},  {"int64_t", 64, true},
-      {"uint64_t", 64, false},{"intptr_t", 0, true},   {"uintptr_t", 0, false},
-      {"pteval_t", 0, false}, {"unsigned", 32, false}, {"spinlock_t", 32, true},
-  };
-  for (size_t i = 0; i < ARRAY_LEN(tab); i++)
-    if (strcmp(tab[i].name, base) == 0) {
-      t.bits = (uint8_t)(tab[i].bits ? tab[i].bits : word_bits);
-      t.is_signed = tab[i].sign;
-      return t;
-    }
-  return t;
-}
-
+/* The display type of a declared location (cond.c knows the C types). */
 static LocType type_of(const LitType *ty, int word_bits) {
-  LocType t = {32, true, false};
-  switch (ty->kind) {
-  case TY_NONE:
-    return t;
-  case TY_PTR_NOBASE:
-  case TY_PTR:
-    t.bits = (uint8_t)word_bits;
-    t.is_pointer = true;
-    return t;
-  case TY_BASE:
-  case TY_ATOMIC:
-  case TY_ARRAY:
-    return type_of_name(ty->base, word_bits);
-  }
+  LocType t;
+  bool sgn;
+  t.bits = (uint8_t)lit_type_bits(ty, word_bits, &sgn);
+  t.is_signed = sgn;
+  t.is_pointer = ty->kind == TY_PTR || ty->kind == TY_PTR_NOBASE;
   return t;
 }
 

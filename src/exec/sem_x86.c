@@ -105,6 +105,29 @@ static void alu(X86Ctx *x, const Instr *ins, SymOp op) {
   set_flags(x, r, cf);
 }
 
+static void cmp(X86Ctx *x, const Instr *ins) {
+  SVal a = read_op(x, &ins->ops[0], NULL), b = read_op(x, &ins->ops[1], NULL);
+  set_flags(x, sem_op(x->c, S_SUB, a, b), sem_op(x->c, S_LTU, a, b));
+}
+
+/* INC / DEC: like ADD / SUB of 1, but the carry flag is left alone. */
+static void incdec(X86Ctx *x, const Instr *ins, SymOp op) {
+  SemCtx *c = x->c;
+  SVal addr, a = read_op(x, &ins->ops[0], &addr);
+  SVal r = sem_op(c, op, a, sem_int(c, 1));
+  write_op(x, &ins->ops[0], r, is_mem(&ins->ops[0]) ? &addr : NULL);
+  sem_write_reg(c, x->zf, sem_op(c, S_EQ, r, sem_int(c, 0)));
+  sem_write_reg(c, x->sf, sem_op(c, S_LT, r, sem_int(c, 0)));
+}
+
+static void cmovc(X86Ctx *x, const Instr *ins) {
+  SemCtx *c = x->c;
+  SVal cf = sem_read_reg(c, x->cf);
+  SVal src = read_op(x, &ins->ops[1], NULL);
+  SVal old = sem_read_reg(c, ins->ops[0].reg);
+  sem_write_reg(c, ins->ops[0].reg, sem_select(c, cf, src, old));
+}
+
 static SVal cond_value(X86Ctx *x, int cc) {
   SemCtx *c = x->c;
   switch (cc) {
@@ -123,9 +146,7 @@ static SVal cond_value(X86Ctx *x, int cc) {
   sem_error(c, "unknown condition");
 }
 
-static void xchg(X86Ctx *x, const Instr *ins) {
-  /* A memory operand makes the exchange atomic, LOCK or not. */
-  if (is_mem(&ins->ops[0]) || is_mem(&ins->ops[1])) x->tags = sem_tag(x->c, "X");
+static void exchange(X86Ctx *x, const Instr *ins) {
   SVal a0, a1;
   SVal v0 = read_op(x, &ins->ops[0], &a0);
   SVal v1 = read_op(x, &ins->ops[1], &a1);
@@ -136,6 +157,12 @@ static void xchg(X86Ctx *x, const Instr *ins) {
   w1.deps |= v1.deps;
   write_op(x, &ins->ops[0], w0, is_mem(&ins->ops[0]) ? &a0 : NULL);
   write_op(x, &ins->ops[1], w1, is_mem(&ins->ops[1]) ? &a1 : NULL);
+}
+
+static void xchg(X86Ctx *x, const Instr *ins) {
+  /* A memory operand makes the exchange atomic, LOCK or not. */
+  if (is_mem(&ins->ops[0]) || is_mem(&ins->ops[1])) x->tags = sem_tag(x->c, "X");
+  exchange(x, ins);
 }
 
 /* cmpxchg ea,reg: if accumulator == ea then ea <- reg else acc <- ea. */
@@ -175,30 +202,13 @@ static void exec_x86(SemCtx *c, const Instr *ins) {
   case X86_ADD: alu(&x, ins, S_ADD); return;
   case X86_XOR: alu(&x, ins, S_XOR); return;
   case X86_OR: alu(&x, ins, S_OR); return;
-  case X86_CMP: {
-    SVal a = read_op(&x, &ins->ops[0], NULL), b = read_op(&x, &ins->ops[1], NULL);
-    set_flags(&x, sem_op(c, S_SUB, a, b), sem_op(c, S_LTU, a, b));
-    return;
-  }
-  case X86_INC:
-  case X86_DEC: {
-    SVal addr, a = read_op(&x, &ins->ops[0], &addr);
-    SVal r = sem_op(c, ins->op == X86_INC ? S_ADD : S_SUB, a, sem_int(c, 1));
-    write_op(&x, &ins->ops[0], r, is_mem(&ins->ops[0]) ? &addr : NULL);
-    sem_write_reg(c, X86_ZF, sem_op(c, S_EQ, r, sem_int(c, 0)));
-    sem_write_reg(c, X86_SF, sem_op(c, S_LT, r, sem_int(c, 0)));
-    return;
-  }
+  case X86_CMP: cmp(&x, ins); return;
+  case X86_INC: incdec(&x, ins, S_ADD); return;
+  case X86_DEC: incdec(&x, ins, S_SUB); return;
   case X86_SETNB:
     write_op(&x, &ins->ops[0], sem_op1(c, S_NOT, sem_read_reg(c, X86_CF)), NULL);
     return;
-  case X86_CMOVC: {
-    SVal cf = sem_read_reg(c, X86_CF);
-    SVal src = read_op(&x, &ins->ops[1], NULL);
-    SVal old = sem_read_reg(c, ins->ops[0].reg);
-    sem_write_reg(c, ins->ops[0].reg, sem_select(c, cf, src, old));
-    return;
-  }
+  case X86_CMOVC: cmovc(&x, ins); return;
   case X86_XCHG: xchg(&x, ins); return;
   case X86_CMPXCHG: cmpxchg(&x, ins, X86_EAX); return;
   case X86_JMP: sem_jump(c, ins->ops[0].sym); return;
@@ -243,39 +253,16 @@ static void exec_x86_64(SemCtx *c, const Instr *ins) {
   case X86_64_AND: alu(&x, ins, S_AND); return;
   case X86_64_XOR: alu(&x, ins, S_XOR); return;
   case X86_64_SHL: alu(&x, ins, S_SHL); return;
-  case X86_64_CMP: {
-    SVal a = read_op(&x, &ins->ops[0], NULL), b = read_op(&x, &ins->ops[1], NULL);
-    set_flags(&x, sem_op(c, S_SUB, a, b), sem_op(c, S_LTU, a, b));
-    return;
-  }
-  case X86_64_INC:
-  case X86_64_DEC: {
-    SVal addr, a = read_op(&x, &ins->ops[0], &addr);
-    SVal r = sem_op(c, ins->op == X86_64_INC ? S_ADD : S_SUB, a, sem_int(c, 1));
-    write_op(&x, &ins->ops[0], r, is_mem(&ins->ops[0]) ? &addr : NULL);
-    sem_write_reg(c, X86_64_ZF, sem_op(c, S_EQ, r, sem_int(c, 0)));
-    sem_write_reg(c, X86_64_SF, sem_op(c, S_LT, r, sem_int(c, 0)));
-    return;
-  }
+  case X86_64_CMP: cmp(&x, ins); return;
+  case X86_64_INC: incdec(&x, ins, S_ADD); return;
+  case X86_64_DEC: incdec(&x, ins, S_SUB); return;
   case X86_64_SETNB:
     x.size = 1;
     write_op(&x, &ins->ops[0], sem_op1(c, S_NOT, sem_read_reg(c, X86_64_CF)), NULL);
     return;
-  case X86_64_CMOVC: {
-    SVal cf = sem_read_reg(c, X86_64_CF);
-    SVal src = read_op(&x, &ins->ops[1], NULL);
-    SVal old = sem_read_reg(c, ins->ops[0].reg);
-    sem_write_reg(c, ins->ops[0].reg, sem_select(c, cf, src, old));
-    return;
-  }
+  case X86_64_CMOVC: cmovc(&x, ins); return;
   case X86_64_XCHG: xchg(&x, ins); return;
-  case X86_64_UXCH: {
-    SVal a0, a1;
-    SVal v0 = read_op(&x, &ins->ops[0], &a0), v1 = read_op(&x, &ins->ops[1], &a1);
-    write_op(&x, &ins->ops[0], v1, is_mem(&ins->ops[0]) ? &a0 : NULL);
-    write_op(&x, &ins->ops[1], v0, is_mem(&ins->ops[1]) ? &a1 : NULL);
-    return;
-  }
+  case X86_64_UXCH: exchange(&x, ins); return;
   case X86_64_CMPXCHG: cmpxchg(&x, ins, X86_64_RAX); return;
   case X86_64_JMP: sem_jump(c, ins->ops[0].sym); return;
   case X86_64_JCC:
