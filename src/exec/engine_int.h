@@ -1,0 +1,67 @@
+/*
+ * engine_int.h — the engine's state, shared by engine.c (the enumeration)
+ * and predef.c (cat's predefined names).  Private to src/exec.
+ */
+#ifndef CORRAL_ENGINE_INT_H
+#define CORRAL_ENGINE_INT_H
+
+#include <time.h>
+
+#include "engine.h"
+#include "es.h"
+
+enum { PD_SLOTS = 64 + TAG_MAX }; /* cache slots: kinds, then tag sets */
+
+typedef struct StateSet {
+  Val *vals;         /* cap * ndisp */
+  uint64_t *hash;    /* 0 = empty slot */
+  int cap, count, ndisp;
+} StateSet;
+
+typedef struct Engine {
+  Program *p;
+  const Test *t;
+  const CProg *prog;
+  const EngineOpts *o;
+  Err *err;
+  Run *run;
+  int *pd_of_name;         /* name id -> Pd (0 none) */
+  int nnames;
+  /* current structure */
+  EventStructure *es;
+  Arena es_arena;
+  bool catdep;
+  Dim d;                   /* dimension of model relations */
+  Dim full;
+  bool static_locs;        /* every address is a constant */
+  Deps deps;
+  bool have_deps;
+  Value **pre_es;          /* PD_SLOTS */
+  Value **pre_rf;
+  Arena *rf_arena;
+  /* current candidate */
+  int *rf_src;             /* per read index: the write it reads from */
+  int **cands;             /* per read index: candidate writes */
+  int *ncands;
+  Val *vals;               /* per node */
+  uint8_t *vstate;         /* 0 unknown, 1 busy, 2 done, 3 failed */
+  int *fw;                 /* per symbol: final write or -1 */
+  Val *state;              /* displayed locations, current candidate */
+  bool cond_true;
+  /* outcomes */
+  StateSet set;
+  Outcome *out;
+  clock_t start;
+} Engine;
+
+/* engine.c */
+bool eval_node(Engine *g, Sym s, Val *out);
+bool ev_loc(Engine *g, int e, Val *out);
+
+/* predef.c */
+void predef_setup(Engine *g);
+void predef_reset(Engine *g, bool structure);
+Value *host_predef(void *ctx, int name, int *stage);
+bool host_same_value(void *ctx, int e1, int e2);
+
+#endif
