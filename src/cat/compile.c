@@ -55,6 +55,7 @@ typedef struct Comp {
   VEC(int) gdepth;      /* slot -> fork depth */
   VEC(int) gnlocals;
   VEC(CExpr *) gexpr;
+  VEC(uint8_t) gkind;
   VEC(ProcEnt) procs;
   VEC(TagEnt) tags;
   VEC(EnumType) enums;
@@ -127,6 +128,7 @@ static int global_lookup(Comp *c, int name) {
 
 static int global_new(Comp *c, int name, CExpr *e, int nlocals) {
   int slot = c->gname.len;
+  vec_push(c->gkind, GK_THUNK);
   vec_push(c->gname, name);
   vec_push(c->gdepth, c->fork_depth);
   vec_push(c->gnlocals, nlocals);
@@ -186,6 +188,7 @@ static CExpr *cnode(Comp *c, const Expr *e, int kind) {
   x->pos = e->pos;
   x->name = -1;
   x->elt = x->rest = x->before = -1;
+  x->cache = -1;
   return x;
 }
 
@@ -370,6 +373,7 @@ static CIns *cins_new(Comp *c, CInsKind k, SrcPos pos) {
   CIns *i = ARENA_NEW(c->a, CIns);
   i->kind = k;
   i->pos = pos;
+  i->prune_with = -1;
   i->check_name = -1;
   i->flag = -1;
   i->slot = -1;
@@ -416,6 +420,8 @@ static CExpr *proj_expr(Comp *c, SrcPos pos, int hidden, bool local, int i) {
   p->a = v;
   p->slot = i;
   p->name = -1;
+  p->cache = -1;
+  v->cache = -1;
   return p;
 }
 
@@ -439,6 +445,7 @@ static void ins_let(Comp *c, const Ins *in, Scope *s, InsVec *out, bool rec) {
       const Pat *p = &in->binds[i].pat;
       if (p->is_tuple) cerr(c, in->pos, "let rec with a tuple pattern");
       ci->slots[i] = s ? scope_bind(s, p->name) : global_new(c, p->name, NULL, 0);
+      if (!s && ci->slots[i] >= 0) c->gkind.data[ci->slots[i]] = GK_LETREC;
     }
     ci->nslots = in->nbinds;
     for (int i = 0; i < in->nbinds; i++) {
@@ -607,6 +614,7 @@ static void ins_one(Comp *c, const Ins *in, Scope *s, InsVec *out) {
     if (c->fork_depth >= MAX_LEVELS)
       cerr(c, in->pos, "too many nested `with` choices");
     ci->slot = global_new(c, in->name, NULL, 0);
+    c->gkind.data[ci->slot] = GK_WITH;
     vec_push(*out, ci);
     return;
   }
@@ -646,6 +654,7 @@ static void ins_one(Comp *c, const Ins *in, Scope *s, InsVec *out) {
     CIns *ci = cins_new(c, CI_ENUM, in->pos);
     ci->enum_type = type;
     ci->slot = global_new(c, in->name, NULL, 0);
+    c->gkind.data[ci->slot] = GK_ENUM;
     vec_push(*out, ci);
     return;
   }
@@ -679,6 +688,7 @@ static void comp_free(Comp *c) {
   vec_free(c->gdepth);
   vec_free(c->gnlocals);
   vec_free(c->gexpr);
+  vec_free(c->gkind);
   vec_free(c->procs);
   vec_free(c->tags);
   vec_free(c->enums);
@@ -729,6 +739,7 @@ CProg *cat_compile(CatModel *m, const CatConfig *cfg, Err *err) {
   MOVE(p->global_depth, c.gdepth, int);
   MOVE(p->global_nlocals, c.gnlocals, int);
   MOVE(p->global_expr, c.gexpr, CExpr *);
+  MOVE(p->global_kind, c.gkind, uint8_t);
   MOVE(p->enums, c.enums, EnumType);
   p->nenums = c.enums.len;
   MOVE(p->flag_names, c.flags, const char *);
@@ -739,6 +750,7 @@ CProg *cat_compile(CatModel *m, const CatConfig *cfg, Err *err) {
 #undef MOVE
   p->maxdepth = c.fork_depth;
   comp_free(&c);
+  cat_analyse(p);
   return p;
 }
 

@@ -42,11 +42,16 @@ typedef struct CBind {
   bool is_fun;        /* right-hand side is a fun (let rec: mutual recursion) */
 } CBind;
 
+/* Functions the interpreter runs natively when it recognises them (their
+ * compiled form has a known fingerprint, analyse.c). */
+enum { NATIVE_NONE, NATIVE_CROSS };
+
 struct CFun {
   CPat param;
   int nlocals;
   CExpr *body;
   int name;           /* for messages, or -1 */
+  int native;         /* NATIVE_* */
 };
 
 typedef struct CCond {
@@ -78,6 +83,9 @@ struct CExpr {
   CExpr *dflt;
   CExpr *e_empty, *e_cons;   /* E_MATCH_SET */
   int elt, rest, before;     /* frame slots, -1 if discarded */
+  /* analyse.c: */
+  uint8_t indep;      /* does not depend on any `with` variable */
+  int cache;          /* slot of Run.ecache for closed nodes, or -1 */
 };
 
 typedef enum CInsKind {
@@ -146,6 +154,11 @@ struct CIns {
   CMatchClause *clauses;
   int nclauses;
   int enum_type;       /* CI_ENUM */
+  /* Pruning (analyse.c): a CI_WITH lists the later checks that a partial
+   * choice can already falsify; such a check names its CI_WITH. */
+  int *prune;          /* CI_WITH: indices in the top-level list */
+  int nprune;
+  int prune_with;      /* CI_CHECK: index of its CI_WITH, or -1 */
 };
 
 typedef struct EnumType {
@@ -165,7 +178,9 @@ struct CProg {
   int *global_depth;   /* slot -> fork depth at its definition */
   int *global_nlocals; /* slot -> locals its thunk needs */
   CExpr **global_expr; /* slot -> right-hand side (NULL for with/enum) */
+  uint8_t *global_kind;/* slot -> GK_* */
   int maxdepth;        /* number of nested with forks */
+  int ncache;          /* expression cache slots (analyse.c) */
   Through through;
   EnumType *enums;
   int nenums;
@@ -176,6 +191,11 @@ struct CProg {
   int *annot_kinds;    /* name of K (R, W, F, RMW, SRCU...) */
   int *annot_enums;    /* enum type index */
 };
+
+enum { GK_THUNK, GK_WITH, GK_ENUM, GK_LETREC };
+
+/* analyse.c: run after compilation. */
+void cat_analyse(CProg *p);
 
 /* Frames and slots at run time. */
 enum { SLOT_EMPTY, SLOT_THUNK, SLOT_BUSY, SLOT_VALUE };
@@ -209,6 +229,13 @@ typedef struct GSlot {
   uint64_t cached_gen;
 } GSlot;
 
+/* A cached value of a closed expression (one that mentions no local). */
+typedef struct ECache {
+  Value *v;
+  uint8_t stage;
+  uint64_t gen;
+} ECache;
+
 /* Bindings being forced, so that `try` can undo them after an error. */
 typedef struct Busy {
   GSlot *g;
@@ -234,9 +261,29 @@ struct Run {
   int *scratch;        /* 3n ints for cycle search */
   int scratch_n;
   int call_depth;
+  int skip_with;       /* checks pruned by this CI_WITH already passed */
+  struct ECache *ecache; /* per cacheable expression (prog->ncache) */
   BusyVec busy;
   RunStats stats;
 };
+
+/* A lazy value set (see lazy.c). */
+typedef struct Lazy {
+  Word *set, *order;   /* V_LIN: the events, the closed order to extend */
+  int count;           /* V_LIN: number of events */
+  Value **factors;     /* V_PROD */
+  int nfactors;
+} Lazy;
+
+/* lazy.c */
+Value *lazy_lin(Run *r, const Word *s, const Word *order);
+Value *lazy_prod(Run *r, Value **factors, int n);
+Value *lazy_force(Run *r, Value *v);   /* v itself when not lazy */
+bool lazy_is_empty(const Value *v);
+int lazy_compare(Run *r, const Value *a, const Value *b);
+static inline bool is_lazy(const Value *v) {
+  return v->kind == V_LIN || v->kind == V_PROD;
+}
 
 /* eval.c */
 Value *cat_eval(Run *r, const CExpr *e, Frame *f);
@@ -249,11 +296,18 @@ Value *val_new_rel(Run *r);   /* empty relation */
 Frame *frame_new(Run *r, int n, Frame *up);
 Value *as_rel(Run *r, Value *v, SrcPos pos);  /* coerce to V_REL */
 Value *as_set(Run *r, Value *v, SrcPos pos);  /* coerce to V_SET */
-int val_compare(const Run *r, const Value *a, const Value *b);
+int val_compare(Run *r, const Value *a, const Value *b);
 Value *val_copy_deep(Run *r, Arena *a, const Value *v);
 bool val_has_closure(const Value *v);
 Value *predef_lookup(Run *r, int name, SrcPos pos, bool *found);
 void bind_pat(Run *r, Frame *f, const CPat *p, Value *v, SrcPos pos);
+/* run.c */
+void run_top(Run *r, int i, uint64_t flags);
+bool run_probe(Run *r, int from, int with_index);
+void run_bind_global(Run *r, int slot, Value *v, int stage);
+void run_with_plain(Run *r, int i, Value *set, uint64_t flags);
+/* search.c */
+void run_with(Run *r, int i, Value *set, uint64_t flags);
 /* prims.c */
 int prim_lookup(const char *name);  /* -1 if none */
 Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos);

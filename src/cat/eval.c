@@ -35,7 +35,8 @@ static const char *kind_name(int k) {
   static const char *const names[] = {"empty set", "universe", "event set",
                                       "relation",  "event",    "pair",
                                       "tag",       "set",      "tuple",
-                                      "function",  "primitive"};
+                                      "function",  "primitive", "set",
+                                      "set"};
   return k >= 0 && k < (int)ARRAY_LEN(names) ? names[k] : "value";
 }
 
@@ -116,7 +117,8 @@ static bool is_setlike(int k) { return k == V_SET || k == V_EVENT; }
 static bool is_rellike(int k) { return k == V_REL || k == V_PAIR; }
 
 /* Total order on values, used to keep value sets sorted. */
-int val_compare(const Run *r, const Value *a, const Value *b) {
+int val_compare(Run *r, const Value *a, const Value *b) {
+  if (is_lazy(a) || is_lazy(b)) return lazy_compare(r, a, b);
   int ka = a->kind, kb = b->kind;
   if (ka != kb) {
     /* The polymorphic empty set equals any empty set. */
@@ -165,7 +167,7 @@ int val_compare(const Run *r, const Value *a, const Value *b) {
 
 /* Sort and deduplicate value-set elements in place; returns the count.
  * Insertion sort: value sets are small, and this keeps us reentrant. */
-static int vset_normalise(const Run *r, Value **e, int n) {
+static int vset_normalise(Run *r, Value **e, int n) {
   for (int i = 1; i < n; i++) {
     Value *x = e[i];
     int j = i - 1;
@@ -213,7 +215,7 @@ static Value *vset_add(Run *r, const Value *s, Value *x) {
   return v;
 }
 
-static bool vset_mem(const Run *r, const Value *s, const Value *x) {
+static bool vset_mem(Run *r, const Value *s, const Value *x) {
   int lo = 0, hi = s->n;
   while (lo < hi) {
     int mid = (lo + hi) / 2;
@@ -254,6 +256,24 @@ Value *val_copy_deep(Run *r, Arena *a, const Value *v) {
     for (int i = 0; i < v->n; i++)
       c->u.elems[i] = val_copy_deep(r, a, v->u.elems[i]);
     break;
+  case V_LIN:
+  case V_PROD: {
+    const Lazy *z = v->u.lazy;
+    Lazy *y = arena_alloc(a, sizeof(Lazy));
+    *y = *z;
+    if (v->kind == V_LIN) {
+      y->set = arena_alloc(a, sizeof(Word) * (size_t)r->d.w);
+      memcpy(y->set, z->set, sizeof(Word) * (size_t)r->d.w);
+      y->order = arena_alloc(a, sizeof(Word) * (size_t)rel_words(r->d));
+      memcpy(y->order, z->order, sizeof(Word) * (size_t)rel_words(r->d));
+    } else {
+      y->factors = arena_alloc(a, sizeof(Value *) * (size_t)(z->nfactors + 1));
+      for (int i = 0; i < z->nfactors; i++)
+        y->factors[i] = val_copy_deep(r, a, z->factors[i]);
+    }
+    c->u.lazy = y;
+    break;
+  }
   default:
     break;
   }
@@ -281,6 +301,8 @@ static Value *vset_op(Run *r, SetOp op, Value *a, Value *b) {
 }
 
 static Value *set_algebra(Run *r, SetOp op, Value *a, Value *b, SrcPos pos) {
+  if (is_lazy(a)) a = lazy_force(r, a);
+  if (is_lazy(b)) b = lazy_force(r, b);
   int ka = a->kind, kb = b->kind;
   if (ka == V_VSET || kb == V_VSET) {
     if ((ka == V_VSET || ka == V_EMPTY) && (kb == V_VSET || kb == V_EMPTY))
@@ -351,6 +373,7 @@ static Value *identity_of(Run *r, const Word *s) {
 }
 
 static Value *complement(Run *r, Value *a, SrcPos pos) {
+  a = lazy_force(r, a);
   switch (a->kind) {
   case V_EMPTY:
     return &UNIV_V;
@@ -392,6 +415,7 @@ static Value *complement(Run *r, Value *a, SrcPos pos) {
 }
 
 static Value *add_elem(Run *r, Value *x, Value *s, SrcPos pos) {
+  s = lazy_force(r, s);
   if (s->kind == V_EMPTY) {
     if (x->kind == V_EVENT) return as_set(r, x, pos);
     if (x->kind == V_PAIR) return as_rel(r, x, pos);
@@ -558,8 +582,27 @@ void bind_pat(Run *r, Frame *f, const CPat *p, Value *v, SrcPos pos) {
             kind_name(v->kind));
 }
 
+/* A recognised cross product (analyse.c) of sets of relations: the lazy
+ * product; NULL when the argument is not of that shape. */
+static Value *native_cross(Run *r, Value *arg) {
+  if (arg->kind == V_EMPTY) return lazy_prod(r, NULL, 0);
+  if (arg->kind != V_VSET) return NULL;
+  for (int i = 0; i < arg->n; i++) {
+    const Value *f = arg->u.elems[i];
+    if (f->kind == V_LIN || f->kind == V_EMPTY) continue;
+    if (f->kind != V_VSET) return NULL;
+    for (int k = 0; k < f->n; k++)
+      if (f->u.elems[k]->kind != V_REL) return NULL;
+  }
+  return lazy_prod(r, arg->u.elems, arg->n);
+}
+
 static Value *apply(Run *r, Value *fv, Value *arg, SrcPos pos) {
   if (fv->kind == V_PRIM) return prim_apply(r, fv->u.prim, arg, pos);
+  if (fv->kind == V_CLOSURE && fv->u.clo->fn->native == NATIVE_CROSS) {
+    Value *v = native_cross(r, arg);
+    if (v) return v;
+  }
   if (fv->kind != V_CLOSURE)
     cat_error(r, pos, "type error: function expected, %s found", kind_name(fv->kind));
   if (++r->call_depth > 20000)
@@ -653,7 +696,8 @@ static Frame *frame_up(Frame *f, int depth) {
 
 static bool cond_eval(Run *r, const CCond *c, Frame *f, SrcPos pos) {
   if (c->kind == C_VARIANT) return c->variant_value;
-  Value *a = cat_eval(r, c->a, f), *b = cat_eval(r, c->b, f);
+  Value *a = lazy_force(r, cat_eval(r, c->a, f));
+  Value *b = lazy_force(r, cat_eval(r, c->b, f));
   switch (c->kind) {
   case C_EQ:
     if (a->kind == V_UNIV || b->kind == V_UNIV) {
@@ -716,6 +760,7 @@ static Value *eval_set_literal(Run *r, const CExpr *e, Frame *f) {
 
 /* Pick the smallest element of a non-empty set-like value, and the rest. */
 static void set_split(Run *r, Value *s, Value **elt, Value **rest, SrcPos pos) {
+  s = lazy_force(r, s);
   if (s->kind == V_UNIV) s = r->univ_set;
   if (s->kind == V_SET) {
     int i = set_first(r->d, s->u.bits);
@@ -757,6 +802,9 @@ static void set_split(Run *r, Value *s, Value **elt, Value **rest, SrcPos pos) {
 
 static bool value_is_empty(Run *r, Value *v, SrcPos pos) {
   switch (v->kind) {
+  case V_LIN:
+  case V_PROD:
+    return lazy_is_empty(v);
   case V_EMPTY:
     return true;
   case V_UNIV:
@@ -787,7 +835,75 @@ static Value *eval_match_set(Run *r, const CExpr *e, Frame *f) {
   return cat_eval(r, e->e_cons, f);
 }
 
+static bool is_empty_value(Run *r, const Value *v) {
+  switch (v->kind) {
+  case V_EMPTY:
+    return true;
+  case V_SET:
+    return set_is_empty(r->d, v->u.bits);
+  case V_REL:
+    return rel_is_empty(r->d, v->u.bits);
+  default:
+    return false;
+  }
+}
+
+/* a ; b ; ... : operands that do not depend on a `with` choice are usually
+ * cached, so they are evaluated first, and an empty one ends the work. */
+static Value *eval_seq(Run *r, const CExpr *e, Frame *f) {
+  Value *buf[16];
+  Value **v = e->nargs <= 16 ? buf : arena_alloc(run_cur(r), sizeof(Value *) * (size_t)e->nargs);
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < e->nargs; i++) {
+      if ((pass == 0) != (e->args[i]->indep != 0)) continue;
+      v[i] = cat_eval(r, e->args[i], f);
+      if (is_empty_value(r, v[i])) return &EMPTY_V;
+    }
+  Value *acc = v[e->nargs - 1];
+  for (int i = e->nargs - 2; i >= 0; i--) acc = compose(r, v[i], acc, e->pos);
+  return acc;
+}
+
+static Value *eval_inter(Run *r, const CExpr *e, Frame *f) {
+  const CExpr *first = e->a, *second = e->b;
+  if (!first->indep && second->indep) first = e->b, second = e->a;
+  Value *x = cat_eval(r, first, f);
+  if (is_empty_value(r, x)) return &EMPTY_V;
+  Value *y = cat_eval(r, second, f);
+  return first == e->a ? set_algebra(r, OP_INTER, x, y, e->pos)
+                       : set_algebra(r, OP_INTER, y, x, e->pos);
+}
+
+static Value *eval_node(Run *r, const CExpr *e, Frame *f);
+
+/* Closed expressions (analyse.c) keep their value while the structure
+ * (stage 0) or the rf choice (stage 1) they depend on stays the same. */
+static Value *eval_cached(Run *r, const CExpr *e, Frame *f) {
+  ECache *c = &r->ecache[e->cache];
+  if (c->v && ((c->stage == STAGE_ES && c->gen == r->gen_es) ||
+               (c->stage == STAGE_RF && c->gen == r->gen_rf))) {
+    if (c->stage > r->wm) r->wm = c->stage;
+    return c->v;
+  }
+  int saved = r->wm;
+  r->wm = STAGE_ES;
+  Value *v = eval_node(r, e, f);
+  int st = r->wm;
+  r->wm = MAX(saved, st);
+  if (st <= STAGE_RF && !val_has_closure(v)) {
+    c->v = val_copy_deep(r, st == STAGE_ES ? &r->es_cache : &r->rf_cache, v);
+    c->stage = (uint8_t)st;
+    c->gen = st == STAGE_ES ? r->gen_es : r->gen_rf;
+  }
+  return v;
+}
+
 Value *cat_eval(Run *r, const CExpr *e, Frame *f) {
+  if (e->cache >= 0) return eval_cached(r, e, f);
+  return eval_node(r, e, f);
+}
+
+static Value *eval_node(Run *r, const CExpr *e, Frame *f) {
   switch (e->kind) {
   case E_ZERO:
     return val_new_rel(r);
@@ -839,14 +955,10 @@ Value *cat_eval(Run *r, const CExpr *e, Frame *f) {
       acc = set_algebra(r, OP_UNION, acc, cat_eval(r, e->args[i], f), e->pos);
     return acc;
   }
-  case E_SEQ: {
-    Value *acc = cat_eval(r, e->args[e->nargs - 1], f);
-    for (int i = e->nargs - 2; i >= 0; i--)
-      acc = compose(r, cat_eval(r, e->args[i], f), acc, e->pos);
-    return acc;
-  }
+  case E_SEQ:
+    return eval_seq(r, e, f);
   case E_INTER:
-    return set_algebra(r, OP_INTER, cat_eval(r, e->a, f), cat_eval(r, e->b, f), e->pos);
+    return eval_inter(r, e, f);
   case E_DIFF:
     return set_algebra(r, OP_DIFF, cat_eval(r, e->a, f), cat_eval(r, e->b, f), e->pos);
   case E_PROD:

@@ -39,6 +39,14 @@ typedef enum VKind {
   V_TUPLE,
   V_CLOSURE,
   V_PRIM,
+  /* Lazy value sets, materialised only when inspected (lazy.c):
+   * V_LIN   all strict total orders of a set of events extending an order
+   *         (linearisations), represented by the set and the order;
+   * V_PROD  all unions o1 | ... | ok with oi taken from the i-th factor
+   *         (the cross product of coherence orders per location).
+   * `with x from` searches them directly instead of listing them. */
+  V_LIN,
+  V_PROD,
 } VKind;
 
 struct Value {
@@ -54,6 +62,7 @@ struct Value {
     Value **elems;     /* V_VSET, V_TUPLE */
     struct Closure *clo;
     int prim;
+    struct Lazy *lazy;   /* V_LIN, V_PROD */
   } u;
 };
 
@@ -142,7 +151,7 @@ Dim run_dim(const Run *r);
 
 /* Statistics for benchmarks. */
 typedef struct RunStats {
-  uint64_t runs, accepted, forks, cache_hits, cache_misses;
+  uint64_t runs, accepted, forks, probes, cache_hits, cache_misses;
 } RunStats;
 RunStats run_stats(const Run *r);
 

@@ -78,55 +78,18 @@ static Value *partition(Run *r, const Word *s, const Word *eq) {
   return v;
 }
 
-/* All strict total orders of the events of s extending r (restricted to
- * s), each as a transitive relation: depth-first over topological sorts. */
-typedef struct Lin {
-  Run *run;
-  Dim d;
-  const Word *s, *r;
-  int *order;
-  int n, k;
-  Word *placed;
-  VEC(Value *) out;
-} Lin;
-
-static void lin_rec(Lin *l) {
-  if (l->k == l->n) {
-    Value *v = val_new_rel(l->run);
-    for (int i = 0; i < l->n; i++)
-      for (int j = i + 1; j < l->n; j++) rel_set(l->d, v->u.bits, l->order[i], l->order[j]);
-    vec_push(l->out, v);
-    return;
-  }
-  for (int e = set_next(l->d, l->s, 0); e >= 0; e = set_next(l->d, l->s, e + 1)) {
-    if (bit_get(l->placed, e)) continue;
-    /* e can come next if all its r-predecessors in s are placed. */
-    bool ok = true;
-    for (int p = set_next(l->d, l->s, 0); p >= 0 && ok; p = set_next(l->d, l->s, p + 1))
-      if (p != e && !bit_get(l->placed, p) && rel_get(l->d, l->r, p, e)) ok = false;
-    if (!ok) continue;
-    bit_set(l->placed, e);
-    l->order[l->k++] = e;
-    lin_rec(l);
-    l->k--;
-    bit_clr(l->placed, e);
-  }
-}
-
+/* linearisations(S, r): all strict total orders of S extending r.  Large,
+ * so kept lazy (lazy.c) unless it is trivially small or empty. */
 static Value *linearisations(Run *r, Value *sv, Value *rv, SrcPos pos) {
   Value *s = as_set(r, sv, pos), *rel = as_rel(r, rv, pos);
-  Lin l = {0};
-  l.run = r;
-  l.d = r->d;
-  l.s = s->u.bits;
-  l.r = rel->u.bits;
-  l.n = set_count(r->d, s->u.bits);
-  l.order = arena_alloc(run_cur(r), sizeof(int) * (size_t)(l.n + 1));
-  l.placed = arena_zalloc(run_cur(r), sizeof(Word) * (size_t)r->d.w);
-  lin_rec(&l);
-  Value *v = val_vset(r, l.out.data, l.out.len);
-  vec_free(l.out);
-  return v;
+  Dim d = r->d;
+  int n = set_count(d, s->u.bits);
+  Value *lin = lazy_lin(r, s->u.bits, rel->u.bits);
+  if (n >= 2 && rel_irreflexive(d, lin->u.lazy->order)) return lin;
+  /* r is cyclic on S: no order; one event or none: the empty order */
+  if (n >= 2) return val_vset(r, NULL, 0);
+  Value *zero = val_new_rel(r);
+  return val_vset(r, &zero, 1);
 }
 
 static Value *predef_by_name(Run *r, const char *name, SrcPos pos) {

@@ -19,6 +19,7 @@ Run *run_new(const CProg *p, CatHost host, Err *err) {
   r->host = host;
   r->err = err;
   r->g = xcalloc((size_t)p->nglobals + 1, sizeof(GSlot));
+  r->ecache = xcalloc((size_t)p->ncache + 1, sizeof(ECache));
   for (int i = 0; i < MAX_LEVELS; i++) arena_init(&r->levels[i]);
   arena_init(&r->es_cache);
   arena_init(&r->rf_cache);
@@ -31,6 +32,7 @@ void run_free(Run *r) {
   arena_free(&r->es_cache);
   arena_free(&r->rf_cache);
   free(r->g);
+  free(r->ecache);
   free(r->scratch);
   vec_free(r->busy);
   free(r);
@@ -67,8 +69,7 @@ void run_begin_structure(Run *r, Dim d, const Word *universe) {
 }
 
 void run_begin_rf(Run *r) {
-  arena_free(&r->rf_cache);
-  arena_init(&r->rf_cache);
+  arena_rewind(&r->rf_cache);
   r->gen_rf = ++r->gen_counter;
 }
 
@@ -114,6 +115,10 @@ static bool check_holds(Run *r, const CIns *ci, Value *v) {
     case V_VSET:
       ok = v->n == 0;
       break;
+    case V_LIN:
+    case V_PROD:
+      ok = lazy_is_empty(v);
+      break;
     case V_UNIV:
       ok = set_is_empty(r->d, r->univ);
       break;
@@ -152,6 +157,7 @@ static Value *eval_top_expr(Run *r, const CExpr *e, int nlocals, Frame *f) {
 /* Outcome of one check: false when the execution is rejected. */
 static bool do_check(Run *r, const CIns *ci, Frame *f, uint64_t *flags) {
   if (ci->skipped) return true;
+  if (ci->prune_with >= 0 && ci->prune_with == r->skip_with) return true;
   if (ci->mode == CM_CHECK && r->prog->through != THROUGH_NONE) return true;
   Value *v = eval_top_expr(r, ci->e, ci->nlocals, f);
   bool ok = check_holds(r, ci, v);
@@ -198,7 +204,7 @@ static void bind_global(Run *r, int slot) {
   g->state = SLOT_THUNK;
 }
 
-static void set_global(Run *r, int slot, Value *v, int stage) {
+void run_bind_global(Run *r, int slot, Value *v, int stage) {
   GSlot *g = &r->g[slot];
   g->state = SLOT_VALUE;
   g->v = v;
@@ -224,7 +230,7 @@ static bool letrec_global(Run *r, const CIns *ci) {
     return true;
   }
   for (int i = 0; i < ci->nslots; i++)
-    if (!ci->binds[i].is_fun) set_global(r, ci->slots[i], val_new(r, V_EMPTY), STAGE_ES);
+    if (!ci->binds[i].is_fun) run_bind_global(r, ci->slots[i], val_new(r, V_EMPTY), STAGE_ES);
   int saved_wm = r->wm, saved_level = r->level;
   r->wm = STAGE_ES;
   int level = r->prog->global_depth[ci->slots[0]];
@@ -238,7 +244,7 @@ static bool letrec_global(Run *r, const CIns *ci) {
       Frame *f = frame_new(r, ci->slot_nlocals[i], NULL);
       Value *nw = cat_eval(r, ci->slot_exprs[i], f);
       if (val_compare(r, old, nw) != 0) changed = true;
-      set_global(r, s, nw, r->wm);
+      run_bind_global(r, s, nw, r->wm);
     }
     if (ci->when_e) {
       /* `when`: the fixpoint is abandoned, and the execution rejected, as
@@ -294,6 +300,7 @@ static Value *tag_set_of(Run *r, int type) {
 
 /* Elements of a set value, for `forall` and `with`. */
 static int elements(Run *r, Value *s, Value ***out, SrcPos pos) {
+  s = lazy_force(r, s);
   if (s->kind == V_EMPTY) return 0;
   if (s->kind == V_VSET) {
     *out = s->u.elems;
@@ -388,7 +395,7 @@ static bool exec_simple(Run *r, const CIns *ci, Frame *f, uint64_t *flags) {
     cat_error(r, ci->pos, "pattern matching failed");
   }
   case CI_ENUM:
-    set_global(r, ci->slot, tag_set_of(r, ci->enum_type), STAGE_ES);
+    run_bind_global(r, ci->slot, tag_set_of(r, ci->enum_type), STAGE_ES);
     return true;
   case CI_DEBUG:
     return true;
@@ -405,7 +412,7 @@ static bool exec_block(Run *r, const CInsList *l, Frame *f, uint64_t *flags) {
 }
 
 /* The top-level list from index i; forks at `with`. */
-static void exec_top(Run *r, int i, uint64_t flags) {
+void run_top(Run *r, int i, uint64_t flags) {
   const CInsList *l = &r->prog->top;
   for (; i < l->n; i++) {
     const CIns *ci = l->v[i];
@@ -413,24 +420,54 @@ static void exec_top(Run *r, int i, uint64_t flags) {
       if (!exec_simple(r, ci, NULL, &flags)) return;
       continue;
     }
-    Value *s = eval_top_expr(r, ci->e, ci->nlocals, NULL);
-    Value **el;
-    int n = elements(r, s, &el, ci->pos);
-    int saved_level = r->level;
-    Arena *a = &r->levels[ci->depth];
-    for (int k = 0; k < n; k++) {
-      ArenaMark m = arena_mark(a);
-      r->level = ci->depth;
-      r->stats.forks++;
-      set_global(r, ci->slot, el[k], STAGE_CO);
-      exec_top(r, i + 1, flags);
-      r->level = saved_level;
-      arena_reset(a, m);
-    }
+    run_with(r, i, eval_top_expr(r, ci->e, ci->nlocals, NULL), flags);
     return;
   }
   r->stats.accepted++;
   r->host.accept(r->host.ctx, flags);
+}
+
+/* One branch per element, no search (sets that are not of relations). */
+void run_with_plain(Run *r, int i, Value *s, uint64_t flags) {
+  const CIns *ci = r->prog->top.v[i];
+  Value **el;
+  int n = elements(r, s, &el, ci->pos);
+  int saved_level = r->level;
+  Arena *a = &r->levels[ci->depth];
+  for (int k = 0; k < n; k++) {
+    ArenaMark m = arena_mark(a);
+    r->level = ci->depth;
+    r->stats.forks++;
+    run_bind_global(r, ci->slot, el[k], STAGE_CO);
+    run_top(r, i + 1, flags);
+    r->level = saved_level;
+    arena_reset(a, m);
+  }
+}
+
+/* Probe mode (search.c): bind as usual and evaluate only the checks that
+ * CI_WITH number with_index may prune with; stop at the next with. */
+bool run_probe(Run *r, int from, int with_index) {
+  const CInsList *l = &r->prog->top;
+  uint64_t flags = 0;
+  for (int i = from; i < l->n; i++) {
+    const CIns *ci = l->v[i];
+    switch (ci->kind) {
+    case CI_WITH:
+      return true;
+    case CI_CHECK:
+      if (ci->prune_with == with_index && !do_check(r, ci, NULL, &flags)) return false;
+      break;
+    case CI_LET:
+    case CI_LETREC:
+    case CI_ENUM:
+      if (!exec_simple(r, ci, NULL, &flags)) return false;
+      break;
+    default:
+      break;
+    }
+  }
+  return true;
 }
 
 void run_model(Run *r) {
@@ -439,6 +476,7 @@ void run_model(Run *r) {
   r->wm = STAGE_ES;
   r->call_depth = 0;
   r->busy.len = 0;
+  r->skip_with = -1;
   r->stats.runs++;
-  exec_top(r, 0, 0);
+  run_top(r, 0, 0);
 }

@@ -52,13 +52,7 @@ bool eval_node(Engine *g, Sym s, Val *out) {
   if (n->op == S_CONST) {
     r = n->k;
   } else if (n->op == S_READ) {
-    int ev = n->a;
-    int ri = -1;
-    for (int i = 0; i < g->es->nreads; i++)
-      if (g->es->reads[i] == ev) {
-        ri = i;
-        break;
-      }
+    int ri = g->read_index[n->a];
     if (ri < 0) {
       ok = false;
     } else {
@@ -409,9 +403,37 @@ static void run_structure(Engine *g) {
   g->vstate = ARENA_NEWN(&g->es_arena, uint8_t, es->nnodes + 1);
   g->fw = ARENA_NEWN(&g->es_arena, int, es->nsyms + 1);
   for (int s = 0; s < es->nsyms; s++) g->fw[s] = -1;
+  g->read_index = ARENA_NEWN(&g->es_arena, int, es->n + 1);
+  for (int e = 0; e < es->n; e++) g->read_index[e] = -1;
+  for (int i = 0; i < es->nreads; i++) g->read_index[es->reads[i]] = i;
   compute_candidates(g);
   g->out->structures++;
   choose_rf(g, 0);
+}
+
+static int state_cmp(const Program *p, const State *a, const State *b) {
+  for (int q = 0; q < p->ndisp; q++) {
+    int c = engine_val_cmp(p, a->v[q], b->v[q]);
+    if (c) return c;
+  }
+  return 0;
+}
+
+/* Merge sort (stable, O(n log n)): tests can have thousands of states. */
+static void sort_states(const Program *p, State *v, int n) {
+  if (n < 2) return;
+  State *tmp = xmalloc(sizeof(State) * (size_t)n);
+  for (int width = 1; width < n; width *= 2) {
+    for (int lo = 0; lo < n; lo += 2 * width) {
+      int mid = MIN(lo + width, n), hi = MIN(lo + 2 * width, n);
+      int i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) tmp[k++] = state_cmp(p, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
+      while (i < mid) tmp[k++] = v[i++];
+      while (j < hi) tmp[k++] = v[j++];
+    }
+    memcpy(v, tmp, sizeof(State) * (size_t)n);
+  }
+  free(tmp);
 }
 
 void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
@@ -471,19 +493,17 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
       memcpy(v, g.set.vals + (size_t)i * (size_t)n, sizeof(Val) * (size_t)n);
       out->states[k++].v = v;
     }
-    /* insertion sort: the number of states is small */
-    for (int i = 1; i < k; i++) {
-      State x = out->states[i];
-      int m = i - 1;
-      while (m >= 0) {
-        int c = 0;
-        for (int q = 0; q < n && !c; q++) c = engine_val_cmp(p, out->states[m].v[q], x.v[q]);
-        if (c <= 0) break;
-        out->states[m + 1] = out->states[m];
-        m--;
-      }
-      out->states[m + 1] = x;
-    }
+    sort_states(p, out->states, k);
+  }
+  if (g.run && getenv("CORRAL_STATS")) {
+    RunStats st = run_stats(g.run);
+    fprintf(stderr,
+            "stats: structures %llu candidates %llu runs %llu forks %llu probes %llu "
+            "accepted %llu cache hits %llu misses %llu\n",
+            (unsigned long long)out->structures, (unsigned long long)out->candidates,
+            (unsigned long long)st.runs, (unsigned long long)st.forks,
+            (unsigned long long)st.probes, (unsigned long long)st.accepted,
+            (unsigned long long)st.cache_hits, (unsigned long long)st.cache_misses);
   }
   run_free(g.run);
   free(g.pd_of_name);

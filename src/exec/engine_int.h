@@ -41,6 +41,7 @@ typedef struct Engine {
   Arena *rf_arena;
   /* current candidate */
   int *rf_src;             /* per read index: the write it reads from */
+  int *read_index;         /* per event: its index in es->reads, or -1 */
   int **cands;             /* per read index: candidate writes */
   int *ncands;
   Val *vals;               /* per node */

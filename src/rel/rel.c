@@ -60,17 +60,9 @@ void rel_inverse(Dim d, Word *dst, const Word *r) {
   }
 }
 
-void rel_closure(Dim d, Word *r) {
+/* Warshall's algorithm: O(n^2 w), for relations with cycles. */
+static void closure_warshall(Dim d, Word *r) {
   int w = d.w;
-  if (w == 1) {
-    for (int k = 0; k < d.n; k++) {
-      Word rk = r[k], bit = (Word)1 << k;
-      if (!rk) continue;
-      for (int i = 0; i < d.n; i++)
-        if (r[i] & bit) r[i] |= rk;
-    }
-    return;
-  }
   for (int k = 0; k < d.n; k++) {
     const Word *rk = r + (size_t)k * w;
     bool any = false;
@@ -80,6 +72,65 @@ void rel_closure(Dim d, Word *r) {
       Word *ri = r + (size_t)i * w;
       if (bit_get(ri, k))
         for (int x = 0; x < w; x++) ri[x] |= rk[x];
+    }
+  }
+}
+
+/* Most relations a model closes (happens-before, program order...) are
+ * acyclic: then a depth-first traversal gives an order in which each
+ * event's successors are closed before it, and row[v] |= row[u] for each
+ * successor u closes v — O((n + edges) w) instead of O(n^2 w).  A back
+ * edge means a cycle: fall back on Warshall. */
+void rel_closure(Dim d, Word *r) {
+  int n = d.n, w = d.w;
+  enum { STACK_MAX = 512 };
+  if (n > STACK_MAX) {
+    closure_warshall(d, r);
+    return;
+  }
+  int colour[STACK_MAX], stack[STACK_MAX], cursor[STACK_MAX], order[STACK_MAX];
+  int norder = 0;
+  memset(colour, 0, sizeof(int) * (size_t)n);
+  for (int s0 = 0; s0 < n; s0++) {
+    if (colour[s0]) continue;
+    int sp = 0;
+    stack[sp++] = s0;
+    colour[s0] = 1;
+    cursor[s0] = 0;
+    while (sp) {
+      int u = stack[sp - 1];
+      int v = set_next(d, rel_crow(d, r, u), cursor[u]);
+      if (v < 0) {
+        colour[u] = 2;
+        order[norder++] = u;
+        sp--;
+        continue;
+      }
+      cursor[u] = v + 1;
+      if (colour[v] == 1) {
+        closure_warshall(d, r);
+        return;
+      }
+      if (colour[v] == 0) {
+        colour[v] = 1;
+        cursor[v] = 0;
+        stack[sp++] = v;
+      }
+    }
+  }
+  /* post-order: successors come first */
+  for (int k = 0; k < norder; k++) {
+    int v = order[k];
+    Word *rv = rel_row(d, r, v);
+    if (w == 1) {
+      Word acc = rv[0];
+      for (Word b = rv[0]; b; b &= b - 1) acc |= r[__builtin_ctzll(b)];
+      rv[0] = acc;
+      continue;
+    }
+    for (int u = set_next(d, rv, 0); u >= 0; u = set_next(d, rv, u + 1)) {
+      const Word *ru = rel_crow(d, r, u);
+      for (int x = 0; x < w; x++) rv[x] |= ru[x];
     }
   }
 }

@@ -1,0 +1,489 @@
+/*
+ * analyse.c — static facts about a compiled model that make it faster to
+ * run without changing what it computes.
+ *
+ * 1. Monotone checks.  A check `acyclic e`, `irreflexive e` or `empty e`
+ *    whose expression grows with the variable x of an earlier `with x from
+ *    S` (built from x with union, intersection, composition, closures,
+ *    inverse, products, and difference or complement only of expressions
+ *    that do not mention x) fails for every x containing a relation for
+ *    which it fails.  The search over S (search.c) evaluates such checks on
+ *    partial choices and abandons a branch as soon as one fails.  An
+ *    execution rejected by any plain check contributes nothing to the
+ *    output, so the order of checks does not matter.
+ *
+ * 2. Known functions.  Cross products of coherence orders are written in
+ *    cat (herd7's cross.cat, corral's cos.cat); a function whose compiled
+ *    form has the fingerprint of one of them is marked so that the
+ *    interpreter builds the lazy product instead of listing it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cprog.h"
+
+/* ---------------------------------------------------------- fingerprints */
+
+static uint64_t mix(uint64_t h, uint64_t x) {
+  h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h * 0xff51afd7ed558ccdULL;
+}
+
+static uint64_t mix_str(uint64_t h, const char *s) {
+  return mix(h, hash_bytes(s, strlen(s)));
+}
+
+static uint64_t fp_expr(const CProg *p, const CExpr *e);
+
+static uint64_t fp_pat(uint64_t h, const CPat *c) {
+  h = mix(h, (uint64_t)c->is_tuple);
+  h = mix(h, (uint64_t)(c->slot + 2));
+  for (int i = 0; i < c->n; i++) h = mix(h, (uint64_t)(c->slots[i] + 2));
+  return h;
+}
+
+static uint64_t fp_fun(const CProg *p, const CFun *f) {
+  uint64_t h = fp_pat(0x51, &f->param);
+  h = mix(h, (uint64_t)f->nlocals);
+  return mix(h, fp_expr(p, f->body));
+}
+
+static uint64_t fp_expr(const CProg *p, const CExpr *e) {
+  if (!e) return 0x77;
+  const char *name = e->name >= 0 ? intern_name(&p->names->in, e->name) : "";
+  uint64_t h = mix(0x1234, (uint64_t)e->kind);
+  switch (e->kind) {
+  case CV_LOCAL:
+    return mix(mix(h, (uint64_t)e->depth), (uint64_t)e->slot);
+  case CV_GLOBAL:
+  case CV_PREDEF:
+  case CV_TAGERR:
+  case E_TAG:
+    return mix_str(h, name);
+  case CV_PRIM:
+    return mix(h, (uint64_t)e->slot);
+  case E_FUN:
+    return mix(h, fp_fun(p, e->fun));
+  case E_LET:
+  case E_LETREC:
+    for (int i = 0; i < e->nbinds; i++) {
+      h = fp_pat(h, &e->binds[i].pat);
+      h = mix(h, fp_expr(p, e->binds[i].e));
+    }
+    return mix(h, fp_expr(p, e->a));
+  case E_IF:
+    h = mix(h, (uint64_t)e->cond->kind);
+    if (e->cond->kind == C_VARIANT)
+      h = mix(h, (uint64_t)e->cond->variant_value);
+    else
+      h = mix(mix(h, fp_expr(p, e->cond->a)), fp_expr(p, e->cond->b));
+    return mix(mix(h, fp_expr(p, e->a)), fp_expr(p, e->b));
+  case E_MATCH_TAG:
+    h = mix(h, fp_expr(p, e->a));
+    for (int i = 0; i < e->nclauses; i++)
+      h = mix(mix(h, (uint64_t)(e->clauses[i].tag + 2)), fp_expr(p, e->clauses[i].e));
+    return mix(h, fp_expr(p, e->dflt));
+  case E_MATCH_SET:
+    h = mix(h, fp_expr(p, e->a));
+    h = mix(h, (uint64_t)(e->elt + 2) * 131 + (uint64_t)(e->rest + 2) * 7 + (uint64_t)(e->before + 2));
+    return mix(mix(h, fp_expr(p, e->e_empty)), fp_expr(p, e->e_cons));
+  default:
+    for (int i = 0; i < e->nargs; i++) h = mix(h, fp_expr(p, e->args[i]));
+    h = mix(h, fp_expr(p, e->a));
+    return mix(h, fp_expr(p, e->b));
+  }
+}
+
+/* Fingerprints of the cross-product functions we recognise: the value of
+ * `cross` in herd7's cross.cat, and `pick-one-each` in corral's cos.cat.
+ * (Printed by CORRAL_FINGERPRINTS=1; see docs/DESIGN.md.) */
+static const uint64_t cross_fingerprints[] = {
+    0xa8f570e258b37a7aULL, /* cross.cat: cross */
+    0x0a451475bbe2006eULL, /* models/cos.cat: pick-one-each */
+};
+
+/* The function a binding's expression evaluates to: the fun at the end of
+ * its let / let rec chain. */
+static CFun *value_fun(CExpr *e) {
+  while (e && (e->kind == E_LET || e->kind == E_LETREC)) e = e->a;
+  return e && e->kind == E_FUN ? e->fun : NULL;
+}
+
+static void recognise_functions(CProg *p) {
+  bool show = getenv("CORRAL_FINGERPRINTS") != NULL;
+  for (int s = 0; s < p->nglobals; s++) {
+    CExpr *e = p->global_expr[s];
+    CFun *f = value_fun(e);
+    if (!f) continue;
+    uint64_t h = fp_expr(p, e);
+    if (show)
+      fprintf(stderr, "fingerprint %s 0x%016llxULL\n",
+              p->global_name[s] >= 0 ? intern_name(&p->names->in, p->global_name[s]) : "_",
+              (unsigned long long)h);
+    for (size_t k = 0; k < ARRAY_LEN(cross_fingerprints); k++)
+      if (cross_fingerprints[k] && h == cross_fingerprints[k]) f->native = NATIVE_CROSS;
+  }
+}
+
+/* ----------------------------------------------------------- monotony */
+
+typedef enum Mono { M_INDEP = 0, M_MONO = 1, M_UNKNOWN = 2 } Mono;
+
+typedef struct AFrame {
+  struct AFrame *up;
+  int8_t *m;
+  int n;
+} AFrame;
+
+typedef struct Ana {
+  const CProg *p;
+  int wslot;          /* the with variable's global slot */
+  int8_t *memo;       /* per global slot: -1 not done, -2 in progress */
+  int8_t *fun_busy;   /* per global slot: function body being analysed */
+  const CIns **letrec_of; /* per global slot: its let rec instruction */
+} Ana;
+
+static Mono max2(Mono a, Mono b) { return a > b ? a : b; }
+
+static Mono mono(Ana *a, const CExpr *e, AFrame *f);
+static Mono mono_global(Ana *a, int t);
+
+static void frame_init(AFrame *f, AFrame *up, int n) {
+  f->up = up;
+  f->n = n;
+  f->m = xcalloc((size_t)(n + 1), 1);
+}
+
+static void set_pat(AFrame *f, const CPat *p, Mono m) {
+  if (!p->is_tuple) {
+    if (p->slot >= 0 && p->slot < f->n) f->m[p->slot] = (int8_t)m;
+    return;
+  }
+  for (int i = 0; i < p->n; i++)
+    if (p->slots[i] >= 0 && p->slots[i] < f->n) f->m[p->slots[i]] = (int8_t)m;
+}
+
+/* Monotony of applying function `fn` (from global slot t, or -1) to an
+ * argument of monotony `arg`. */
+static Mono mono_call(Ana *a, const CFun *fn, int t, Mono arg) {
+  if (t >= 0) {
+    if (a->fun_busy[t]) return M_UNKNOWN; /* recursion: give up */
+    a->fun_busy[t] = 1;
+  }
+  AFrame fr;
+  frame_init(&fr, NULL, fn->nlocals);
+  set_pat(&fr, &fn->param, arg);
+  Mono m = mono(a, fn->body, &fr);
+  free(fr.m);
+  if (t >= 0) a->fun_busy[t] = 0;
+  return m;
+}
+
+static Mono mono_app(Ana *a, const CExpr *e, AFrame *f) {
+  Mono arg = mono(a, e->b, f);
+  const CExpr *fe = e->a;
+  if (fe->kind == CV_PRIM) {
+    const char *pn = prim_name(fe->slot);
+    if (!strcmp(pn, "domain") || !strcmp(pn, "range")) return arg;
+    return arg == M_INDEP ? M_INDEP : M_UNKNOWN;
+  }
+  if (fe->kind == CV_GLOBAL) {
+    const CExpr *def = a->p->global_expr[fe->slot];
+    if (def && def->kind == E_FUN && fe->slot != a->wslot)
+      return mono_call(a, def->fun, fe->slot, arg);
+  }
+  Mono fm = mono(a, fe, f);
+  return fm == M_INDEP && arg == M_INDEP ? M_INDEP : M_UNKNOWN;
+}
+
+static Mono mono_letrec(Ana *a, const CExpr *e, AFrame *f) {
+  for (int i = 0; i < e->nbinds; i++) set_pat(f, &e->binds[i].pat, M_MONO);
+  Mono m = M_INDEP;
+  for (int i = 0; i < e->nbinds; i++) m = max2(m, mono(a, e->binds[i].e, f));
+  for (int i = 0; i < e->nbinds; i++) set_pat(f, &e->binds[i].pat, m);
+  return mono(a, e->a, f);
+}
+
+static Mono mono(Ana *a, const CExpr *e, AFrame *f) {
+  switch (e->kind) {
+  case E_ZERO:
+  case E_EMPTY:
+  case E_UNIV:
+  case E_TAG:
+  case CV_PREDEF:
+  case CV_PRIM:
+  case CV_TAGERR:
+    return M_INDEP;
+  case CV_GLOBAL:
+    return mono_global(a, e->slot);
+  case CV_LOCAL: {
+    AFrame *g = f;
+    for (int d = e->depth; d > 0 && g; d--) g = g->up;
+    if (!g || e->slot >= g->n) return M_UNKNOWN;
+    return (Mono)g->m[e->slot];
+  }
+  case E_FUN: {
+    AFrame fr;
+    frame_init(&fr, f, e->fun->nlocals);
+    Mono m = mono(a, e->fun->body, &fr);
+    free(fr.m);
+    return m == M_INDEP ? M_INDEP : M_UNKNOWN;
+  }
+  case E_APP:
+    return mono_app(a, e, f);
+  case E_DIFF: {
+    Mono l = mono(a, e->a, f), r = mono(a, e->b, f);
+    return r == M_INDEP ? l : M_UNKNOWN;
+  }
+  case E_COMPL:
+    return mono(a, e->a, f) == M_INDEP ? M_INDEP : M_UNKNOWN;
+  case E_LET:
+    for (int i = 0; i < e->nbinds; i++) set_pat(f, &e->binds[i].pat, mono(a, e->binds[i].e, f));
+    return mono(a, e->a, f);
+  case E_LETREC:
+    return mono_letrec(a, e, f);
+  case E_IF:
+    if (e->cond->kind == C_VARIANT)
+      return mono(a, e->cond->variant_value ? e->a : e->b, f);
+    if (max2(mono(a, e->cond->a, f), mono(a, e->cond->b, f)) != M_INDEP) return M_UNKNOWN;
+    return max2(mono(a, e->a, f), mono(a, e->b, f));
+  case E_MATCH_TAG: {
+    if (mono(a, e->a, f) != M_INDEP) return M_UNKNOWN;
+    Mono m = e->dflt ? mono(a, e->dflt, f) : M_INDEP;
+    for (int i = 0; i < e->nclauses; i++) m = max2(m, mono(a, e->clauses[i].e, f));
+    return m;
+  }
+  case E_MATCH_SET: {
+    if (mono(a, e->a, f) != M_INDEP) return M_UNKNOWN;
+    if (e->elt >= 0 && e->elt < f->n) f->m[e->elt] = M_INDEP;
+    if (e->rest >= 0 && e->rest < f->n) f->m[e->rest] = M_INDEP;
+    if (e->before >= 0 && e->before < f->n) f->m[e->before] = M_INDEP;
+    return max2(mono(a, e->e_empty, f), mono(a, e->e_cons, f));
+  }
+  default: {
+    Mono m = M_INDEP;
+    for (int i = 0; i < e->nargs; i++) m = max2(m, mono(a, e->args[i], f));
+    if (e->a) m = max2(m, mono(a, e->a, f));
+    if (e->b) m = max2(m, mono(a, e->b, f));
+    return m;
+  }
+  }
+}
+
+static Mono mono_global(Ana *a, int t) {
+  if (t < a->wslot) return M_INDEP; /* bound before the choice */
+  if (t == a->wslot) return M_MONO;
+  if (a->memo[t] >= 0) return (Mono)a->memo[t];
+  if (a->memo[t] == -2) return M_MONO; /* let rec group: optimistic */
+  const CProg *p = a->p;
+  Mono m;
+  switch (p->global_kind[t]) {
+  case GK_WITH:
+    m = M_UNKNOWN;
+    break;
+  case GK_ENUM:
+    m = M_INDEP;
+    break;
+  case GK_LETREC: {
+    const CIns *ci = a->letrec_of[t];
+    for (int k = 0; k < ci->nslots; k++) a->memo[ci->slots[k]] = -2;
+    m = M_INDEP;
+    for (int k = 0; k < ci->nslots; k++) {
+      AFrame fr;
+      frame_init(&fr, NULL, ci->slot_nlocals[k]);
+      m = max2(m, mono(a, ci->slot_exprs[k], &fr));
+      free(fr.m);
+    }
+    for (int k = 0; k < ci->nslots; k++) a->memo[ci->slots[k]] = (int8_t)m;
+    return m;
+  }
+  default: {
+    a->memo[t] = -2;
+    AFrame fr;
+    frame_init(&fr, NULL, p->global_nlocals[t]);
+    m = p->global_expr[t] ? mono(a, p->global_expr[t], &fr) : M_UNKNOWN;
+    free(fr.m);
+    break;
+  }
+  }
+  a->memo[t] = (int8_t)m;
+  return m;
+}
+
+static bool prunable(Ana *a, const CIns *ci) {
+  if (ci->kind != CI_CHECK || ci->mode != CM_CHECK || ci->negated || ci->skipped)
+    return false;
+  AFrame fr;
+  frame_init(&fr, NULL, ci->nlocals);
+  Mono m = mono(a, ci->e, &fr);
+  free(fr.m);
+  return m != M_UNKNOWN;
+}
+
+static void find_prunable(CProg *p) {
+  if (p->through != THROUGH_NONE) return;
+  Ana a;
+  a.p = p;
+  a.memo = xmalloc((size_t)p->nglobals + 1);
+  a.fun_busy = xcalloc((size_t)p->nglobals + 1, 1);
+  a.letrec_of = xcalloc((size_t)p->nglobals + 1, sizeof(CIns *));
+  for (int i = 0; i < p->top.n; i++) {
+    const CIns *ci = p->top.v[i];
+    if (ci->kind == CI_LETREC && !ci->is_local)
+      for (int k = 0; k < ci->nslots; k++)
+        if (ci->slots[k] >= 0) a.letrec_of[ci->slots[k]] = ci;
+  }
+  for (int i = 0; i < p->top.n; i++) {
+    CIns *w = p->top.v[i];
+    if (w->kind != CI_WITH) continue;
+    a.wslot = w->slot;
+    memset(a.memo, -1, (size_t)p->nglobals + 1);
+    int n = 0;
+    for (int j = i + 1; j < p->top.n && p->top.v[j]->kind != CI_WITH; j++) n++;
+    w->prune = arena_alloc(&p->arena, sizeof(int) * (size_t)(n + 1));
+    for (int j = i + 1; j < p->top.n && p->top.v[j]->kind != CI_WITH; j++) {
+      CIns *c = p->top.v[j];
+      if (!prunable(&a, c)) continue;
+      w->prune[w->nprune++] = j;
+      c->prune_with = i;
+    }
+  }
+  free(a.memo);
+  free(a.fun_busy);
+  free(a.letrec_of);
+}
+
+/* ------------------------------------------------- expression annotations
+ * indep: the node does not depend on any `with` variable (so evaluating it
+ * first is cheap: its value is usually cached).  cache: the node mentions
+ * no local variable (it is "closed"), so within one event structure or rf
+ * choice it always has the same value; closed operator nodes get a slot of
+ * the expression cache.  Nodes mentioning a let rec variable are excluded:
+ * inside the fixpoint those change from one iteration to the next. */
+
+typedef struct Ann {
+  CProg *p;
+  int8_t *gdep;       /* per global slot: -1 unknown, -2 busy, 0/1 */
+} Ann;
+
+typedef struct NodeInfo {
+  bool dep, local, letrec;
+} NodeInfo;
+
+static bool global_dep(Ann *a, int t);
+
+static NodeInfo ann_expr(Ann *a, CExpr *e);
+
+static void ann_merge(NodeInfo *x, NodeInfo y) {
+  x->dep |= y.dep;
+  x->local |= y.local;
+  x->letrec |= y.letrec;
+}
+
+static bool cacheable_kind(int k) {
+  switch (k) {
+  case E_UNION: case E_SEQ: case E_INTER: case E_DIFF: case E_PROD:
+  case E_ADD: case E_STAR: case E_PLUS: case E_OPT: case E_INV:
+  case E_COMPL: case E_BRACKET: case E_APP: case E_IF: case E_TRY:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static NodeInfo ann_expr(Ann *a, CExpr *e) {
+  NodeInfo n = {false, false, false};
+  if (!e) return n;
+  switch (e->kind) {
+  case CV_LOCAL:
+    n.local = n.dep = true; /* unknown: assume the worst */
+    break;
+  case CV_GLOBAL:
+    n.dep = global_dep(a, e->slot);
+    n.letrec = a->p->global_kind[e->slot] == GK_LETREC;
+    break;
+  case E_FUN:
+    ann_merge(&n, ann_expr(a, e->fun->body));
+    n.local = true; /* a closure value: never cached */
+    break;
+  case E_LET:
+  case E_LETREC:
+    for (int i = 0; i < e->nbinds; i++) ann_merge(&n, ann_expr(a, e->binds[i].e));
+    ann_merge(&n, ann_expr(a, e->a));
+    n.local = true;
+    break;
+  case E_IF:
+    if (e->cond->kind != C_VARIANT) {
+      ann_merge(&n, ann_expr(a, e->cond->a));
+      ann_merge(&n, ann_expr(a, e->cond->b));
+    }
+    ann_merge(&n, ann_expr(a, e->a));
+    ann_merge(&n, ann_expr(a, e->b));
+    break;
+  case E_MATCH_TAG:
+    ann_merge(&n, ann_expr(a, e->a));
+    for (int i = 0; i < e->nclauses; i++) ann_merge(&n, ann_expr(a, e->clauses[i].e));
+    ann_merge(&n, ann_expr(a, e->dflt));
+    break;
+  case E_MATCH_SET:
+    ann_merge(&n, ann_expr(a, e->a));
+    ann_merge(&n, ann_expr(a, e->e_empty));
+    ann_merge(&n, ann_expr(a, e->e_cons));
+    n.local = true;
+    break;
+  default:
+    for (int i = 0; i < e->nargs; i++) ann_merge(&n, ann_expr(a, e->args[i]));
+    ann_merge(&n, ann_expr(a, e->a));
+    ann_merge(&n, ann_expr(a, e->b));
+    break;
+  }
+  e->indep = !n.dep;
+  if (!n.local && !n.letrec && cacheable_kind(e->kind) && e->cache < 0)
+    e->cache = a->p->ncache++;
+  return n;
+}
+
+static bool global_dep(Ann *a, int t) {
+  if (a->gdep[t] >= 0) return a->gdep[t];
+  if (a->gdep[t] == -2) return false; /* optimistic within a recursion */
+  const CProg *p = a->p;
+  bool d;
+  if (p->global_kind[t] == GK_WITH) {
+    d = true;
+  } else if (p->global_expr[t]) {
+    a->gdep[t] = -2;
+    d = ann_expr(a, p->global_expr[t]).dep;
+  } else {
+    d = false;
+  }
+  a->gdep[t] = d;
+  return d;
+}
+
+static void ann_list(Ann *a, const CInsList *l) {
+  for (int i = 0; i < l->n; i++) {
+    CIns *ci = l->v[i];
+    if (ci->e) ann_expr(a, ci->e);
+    if (ci->when_e) ann_expr(a, ci->when_e);
+    for (int k = 0; k < ci->nslots; k++)
+      if (ci->slot_exprs && ci->slot_exprs[k]) ann_expr(a, ci->slot_exprs[k]);
+    ann_list(a, &ci->body);
+    if (ci->proc) ann_list(a, &ci->proc->body);
+    for (int k = 0; k < ci->nclauses; k++) ann_list(a, &ci->clauses[k].body);
+  }
+}
+
+static void annotate(CProg *p) {
+  Ann a = {p, xmalloc((size_t)p->nglobals + 1)};
+  memset(a.gdep, -1, (size_t)p->nglobals + 1);
+  for (int t = 0; t < p->nglobals; t++) global_dep(&a, t);
+  ann_list(&a, &p->top);
+  free(a.gdep);
+}
+
+void cat_analyse(CProg *p) {
+  recognise_functions(p);
+  find_prunable(p);
+  annotate(p);
+}

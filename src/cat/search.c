@@ -1,0 +1,172 @@
+/*
+ * search.c — `with x from S`: run the rest of the model once per element
+ * of S, visiting as few elements as possible.
+ *
+ * When S is a lazy cross product of orders (lazy.c), its elements are
+ * built one decision at a time: a factor at a time, and for linearisations
+ * one event at a time (the next event in the order).  After every decision
+ * the relation chosen so far is a subset of every element it can still
+ * grow into — for a partial linear order, the placed events come before
+ * each other and before all unplaced ones — so a check that only grows
+ * with x (analyse.c) and fails on it fails on all of them: the branch is
+ * abandoned ("probe").  Complete elements run the rest of the model, which
+ * skips the checks the last probe already passed.  The executions reached
+ * are exactly those a plain iteration would accept.
+ */
+#include <string.h>
+
+#include "cprog.h"
+
+typedef struct Search {
+  Run *r;
+  const CIns *ci;
+  int index;           /* of the CI_WITH in the top-level list */
+  uint64_t flags;
+  int level;           /* allocation level around the with */
+  Arena *work;         /* buffers of the search itself */
+  Value **factors;
+  int nfactors;
+  Word *cur;           /* the relation chosen so far */
+  bool probed;         /* the last decision was probed (not forced) */
+} Search;
+
+/* Bind x to the relation `bits` and run the probe checks on it.  A forced
+ * decision (the only possible one) is not probed: its subtree is not
+ * smaller than its parent's, whose probe already passed. */
+static bool probe(Search *s, const Word *bits, bool forced) {
+  Run *r = s->r;
+  s->probed = false;
+  if (s->ci->nprune == 0 || forced) return true;
+  r->stats.probes++;
+  Arena *a = &r->levels[s->ci->depth];
+  ArenaMark m = arena_mark(a);
+  r->level = s->ci->depth;
+  Value *v = val_new(r, V_REL);
+  v->u.bits = (Word *)bits;
+  run_bind_global(r, s->ci->slot, v, STAGE_CO);
+  bool ok = run_probe(r, s->index + 1, s->index);
+  r->level = s->level;
+  arena_reset(a, m);
+  s->probed = true;
+  return ok;
+}
+
+/* A complete element: run the rest of the model with it. */
+static void leaf(Search *s, const Word *bits) {
+  Run *r = s->r;
+  Arena *a = &r->levels[s->ci->depth];
+  ArenaMark m = arena_mark(a);
+  r->level = s->ci->depth;
+  r->stats.forks++;
+  Value *v = val_new_rel(r);
+  rel_copy(r->d, v->u.bits, bits);
+  run_bind_global(r, s->ci->slot, v, STAGE_CO);
+  int saved_skip = r->skip_with;
+  /* checks the last probe passed on this very relation need not run */
+  r->skip_with = s->probed ? s->index : -1;
+  run_top(r, s->index + 1, s->flags);
+  r->skip_with = saved_skip;
+  r->level = s->level;
+  arena_reset(a, m);
+}
+
+static void factor(Search *s, int j);
+
+/* Extend the order of linearisation factor z one event at a time. */
+static void lin_step(Search *s, int j, const Lazy *z, Word *placed, int left) {
+  Run *r = s->r;
+  Dim d = r->d;
+  if (left == 0) {
+    factor(s, j + 1);
+    return;
+  }
+  Word *saved = arena_alloc(s->work, sizeof(Word) * (size_t)d.w);
+  /* The events that may come next: every event the order puts before
+   * them is placed. */
+  Word *ready = arena_zalloc(s->work, sizeof(Word) * (size_t)d.w);
+  for (int e = set_next(d, z->set, 0); e >= 0; e = set_next(d, z->set, e + 1)) {
+    if (bit_get(placed, e)) continue;
+    bool ok = true;
+    for (int p = set_next(d, z->set, 0); p >= 0 && ok; p = set_next(d, z->set, p + 1))
+      if (p != e && !bit_get(placed, p) && rel_get(d, z->order, p, e)) ok = false;
+    if (ok) bit_set(ready, e);
+  }
+  bool forced = set_count(d, ready) == 1;
+  for (int e = set_next(d, ready, 0); e >= 0; e = set_next(d, ready, e + 1)) {
+    Word *row = rel_row(d, s->cur, e);
+    set_copy(d, saved, row);
+    bit_set(placed, e);
+    /* e precedes every event not placed yet */
+    for (int x = 0; x < d.w; x++) row[x] |= z->set[x] & ~placed[x];
+    if (probe(s, s->cur, forced)) lin_step(s, j, z, placed, left - 1);
+    bit_clr(placed, e);
+    set_copy(d, row, saved);
+  }
+}
+
+/* Choose the element of factor j, then of the following ones. */
+static void factor(Search *s, int j) {
+  Run *r = s->r;
+  Dim d = r->d;
+  if (j == s->nfactors) {
+    leaf(s, s->cur);
+    return;
+  }
+  Value *f = s->factors[j];
+  if (f->kind == V_LIN) {
+    const Lazy *z = f->u.lazy;
+    Word *placed = arena_zalloc(s->work, sizeof(Word) * (size_t)d.w);
+    lin_step(s, j, z, placed, z->count);
+    return;
+  }
+  f = lazy_force(r, f);
+  if (f->kind != V_VSET) return; /* an empty factor: no element */
+  Word *saved = arena_alloc(s->work, sizeof(Word) * (size_t)rel_words(d));
+  rel_copy(d, saved, s->cur);
+  for (int k = 0; k < f->n; k++) {
+    Value *o = as_rel(r, f->u.elems[k], s->ci->pos);
+    rel_or(d, s->cur, saved, o->u.bits);
+    if (probe(s, s->cur, f->n == 1)) factor(s, j + 1);
+  }
+  rel_copy(d, s->cur, saved);
+}
+
+/* Is the value a set whose elements are all relations (so that choices can
+ * be combined by union)? */
+static bool relation_set(const Value *v) {
+  if (v->kind == V_LIN) return true;
+  if (v->kind != V_VSET) return v->kind == V_EMPTY;
+  for (int i = 0; i < v->n; i++)
+    if (v->u.elems[i]->kind != V_REL) return false;
+  return true;
+}
+
+void run_with(Run *r, int i, Value *set, uint64_t flags) {
+  const CIns *ci = r->prog->top.v[i];
+  Search s = {0};
+  s.r = r;
+  s.ci = ci;
+  s.index = i;
+  s.flags = flags;
+  s.level = r->level;
+  s.work = &r->levels[r->level];
+  Value *one[1];
+  if (set->kind == V_PROD) {
+    s.factors = set->u.lazy->factors;
+    s.nfactors = set->u.lazy->nfactors;
+  } else if (set->kind == V_LIN || (set->kind == V_VSET && relation_set(set))) {
+    one[0] = set;
+    s.factors = one;
+    s.nfactors = 1;
+  } else {
+    run_with_plain(r, i, set, flags);
+    return;
+  }
+  for (int k = 0; k < s.nfactors; k++)
+    if (!relation_set(s.factors[k]) && s.factors[k]->kind != V_PROD) {
+      run_with_plain(r, i, set, flags);
+      return;
+    }
+  s.cur = arena_zalloc(s.work, sizeof(Word) * (size_t)rel_words(r->d));
+  if (probe(&s, s.cur, false)) factor(&s, 0);
+}
