@@ -56,6 +56,7 @@ typedef struct Comp {
   VEC(int) gnlocals;
   VEC(CExpr *) gexpr;
   VEC(uint8_t) gkind;
+  VEC(const CIns *) gletrec;
   VEC(ProcEnt) procs;
   VEC(TagEnt) tags;
   VEC(EnumType) enums;
@@ -129,6 +130,7 @@ static int global_lookup(Comp *c, int name) {
 static int global_new(Comp *c, int name, CExpr *e, int nlocals) {
   int slot = c->gname.len;
   vec_push(c->gkind, GK_THUNK);
+  vec_push(c->gletrec, (const CIns *)NULL);
   vec_push(c->gname, name);
   vec_push(c->gdepth, c->fork_depth);
   vec_push(c->gnlocals, nlocals);
@@ -445,7 +447,10 @@ static void ins_let(Comp *c, const Ins *in, Scope *s, InsVec *out, bool rec) {
       const Pat *p = &in->binds[i].pat;
       if (p->is_tuple) cerr(c, in->pos, "let rec with a tuple pattern");
       ci->slots[i] = s ? scope_bind(s, p->name) : global_new(c, p->name, NULL, 0);
-      if (!s && ci->slots[i] >= 0) c->gkind.data[ci->slots[i]] = GK_LETREC;
+      if (!s && ci->slots[i] >= 0) {
+        c->gkind.data[ci->slots[i]] = GK_LETREC;
+        c->gletrec.data[ci->slots[i]] = ci;
+      }
     }
     ci->nslots = in->nbinds;
     for (int i = 0; i < in->nbinds; i++) {
@@ -689,6 +694,7 @@ static void comp_free(Comp *c) {
   vec_free(c->gnlocals);
   vec_free(c->gexpr);
   vec_free(c->gkind);
+  vec_free(c->gletrec);
   vec_free(c->procs);
   vec_free(c->tags);
   vec_free(c->enums);
@@ -740,6 +746,7 @@ CProg *cat_compile(CatModel *m, const CatConfig *cfg, Err *err) {
   MOVE(p->global_nlocals, c.gnlocals, int);
   MOVE(p->global_expr, c.gexpr, CExpr *);
   MOVE(p->global_kind, c.gkind, uint8_t);
+  MOVE(p->global_letrec, c.gletrec, const CIns *);
   MOVE(p->enums, c.enums, EnumType);
   p->nenums = c.enums.len;
   MOVE(p->flag_names, c.flags, const char *);

@@ -179,6 +179,7 @@ struct CProg {
   int *global_nlocals; /* slot -> locals its thunk needs */
   CExpr **global_expr; /* slot -> right-hand side (NULL for with/enum) */
   uint8_t *global_kind;/* slot -> GK_* */
+  const CIns **global_letrec; /* slot -> its top-level let rec, or NULL */
   int maxdepth;        /* number of nested with forks */
   int ncache;          /* expression cache slots (analyse.c) */
   Through through;
@@ -306,6 +307,7 @@ void run_top(Run *r, int i, uint64_t flags);
 bool run_probe(Run *r, int from, int with_index);
 void run_bind_global(Run *r, int slot, Value *v, int stage);
 void run_with_plain(Run *r, int i, Value *set, uint64_t flags);
+void run_letrec_force(Run *r, const CIns *ci);
 /* search.c */
 void run_with(Run *r, int i, Value *set, uint64_t flags);
 /* prims.c */

@@ -54,15 +54,27 @@ Value *val_new(Run *r, int kind) {
 static Value EMPTY_V = {V_EMPTY, 0, {0}};
 static Value UNIV_V = {V_UNIV, 0, {0}};
 
+/* A set or relation value and its bits in one allocation; the bits are
+ * left uninitialised for operations that write all of them. */
+static Value *new_bits(Run *r, int kind, size_t words) {
+  Value *v = arena_alloc(run_cur(r), sizeof(Value) + sizeof(Word) * words);
+  v->kind = (uint8_t)kind;
+  v->n = 0;
+  v->u.bits = (Word *)(v + 1);
+  return v;
+}
+static Value *raw_rel(Run *r) { return new_bits(r, V_REL, (size_t)rel_words(r->d)); }
+static Value *raw_set(Run *r) { return new_bits(r, V_SET, (size_t)r->d.w); }
+
 Value *val_new_set(Run *r) {
-  Value *v = val_new(r, V_SET);
-  v->u.bits = arena_zalloc(run_cur(r), sizeof(Word) * (size_t)r->d.w);
+  Value *v = raw_set(r);
+  memset(v->u.bits, 0, sizeof(Word) * (size_t)r->d.w);
   return v;
 }
 
 Value *val_new_rel(Run *r) {
-  Value *v = val_new(r, V_REL);
-  v->u.bits = arena_zalloc(run_cur(r), sizeof(Word) * (size_t)rel_words(r->d));
+  Value *v = raw_rel(r);
+  memset(v->u.bits, 0, sizeof(Word) * (size_t)rel_words(r->d));
   return v;
 }
 
@@ -301,6 +313,18 @@ static Value *vset_op(Run *r, SetOp op, Value *a, Value *b) {
 }
 
 static Value *set_algebra(Run *r, SetOp op, Value *a, Value *b, SrcPos pos) {
+  if (a->kind == b->kind && (a->kind == V_REL || a->kind == V_SET)) {
+    /* the common case, first */
+    bool rel = a->kind == V_REL;
+    Value *z = rel ? raw_rel(r) : raw_set(r);
+    int n = rel ? rel_words(r->d) : r->d.w;
+    const Word *x = a->u.bits, *y = b->u.bits;
+    Word *o = z->u.bits;
+    if (op == OP_UNION) for (int i = 0; i < n; i++) o[i] = x[i] | y[i];
+    else if (op == OP_INTER) for (int i = 0; i < n; i++) o[i] = x[i] & y[i];
+    else for (int i = 0; i < n; i++) o[i] = x[i] & ~y[i];
+    return z;
+  }
   if (is_lazy(a)) a = lazy_force(r, a);
   if (is_lazy(b)) b = lazy_force(r, b);
   int ka = a->kind, kb = b->kind;
@@ -361,7 +385,7 @@ static Value *set_algebra(Run *r, SetOp op, Value *a, Value *b, SrcPos pos) {
 
 static Value *compose(Run *r, Value *a, Value *b, SrcPos pos) {
   if (a->kind == V_EMPTY || b->kind == V_EMPTY) return &EMPTY_V;
-  Value *x = as_rel(r, a, pos), *y = as_rel(r, b, pos), *z = val_new_rel(r);
+  Value *x = as_rel(r, a, pos), *y = as_rel(r, b, pos), *z = raw_rel(r);
   rel_compose(r->d, z->u.bits, x->u.bits, y->u.bits);
   return z;
 }
@@ -503,6 +527,12 @@ static Value *force_global(Run *r, int slot, SrcPos pos) {
     cat_error(r, pos, "internal error: %s used before its definition",
               name_of(r, r->prog->global_name[slot]));
   const CExpr *e = r->prog->global_expr[slot];
+  if (r->prog->global_kind[slot] == GK_LETREC && e->kind != E_FUN) {
+    /* a let rec value: its whole group is computed at once */
+    run_letrec_force(r, r->prog->global_letrec[slot]);
+    if (g->stage > r->wm) r->wm = g->stage;
+    return g->v;
+  }
   g->state = SLOT_BUSY;
   Busy b = {g, NULL};
   vec_push(r->busy, b);

@@ -211,30 +211,16 @@ void run_bind_global(Run *r, int slot, Value *v, int stage) {
   g->stage = (uint8_t)stage;
 }
 
-/* let rec of non-function values at top level: least fixpoint, computed
- * now (a fixpoint has no natural lazy form), reused from the cache when
- * every component is still valid. */
-static bool letrec_global(Run *r, const CIns *ci) {
-  bool all_cached = true, any_value = false;
-  for (int i = 0; i < ci->nslots; i++) {
-    if (ci->binds[i].is_fun) continue;
-    any_value = true;
-    if (!cache_valid(r, &r->g[ci->slots[i]])) all_cached = false;
-  }
-  for (int i = 0; i < ci->nslots; i++)
-    if (ci->binds[i].is_fun) bind_global(r, ci->slots[i]);
-  if (!any_value) return true;
-  if (all_cached && !ci->when_e) {
-    for (int i = 0; i < ci->nslots; i++)
-      if (!ci->binds[i].is_fun) bind_global(r, ci->slots[i]);
-    return true;
-  }
+/* let rec of non-function values at top level: the least fixpoint of the
+ * group, computed when one of its names is first used (or at once with a
+ * `when` test, which may reject the execution); reused from the cache
+ * when every member is still valid. */
+static bool letrec_fix(Run *r, const CIns *ci) {
   for (int i = 0; i < ci->nslots; i++)
     if (!ci->binds[i].is_fun) run_bind_global(r, ci->slots[i], val_new(r, V_EMPTY), STAGE_ES);
   int saved_wm = r->wm, saved_level = r->level;
   r->wm = STAGE_ES;
-  int level = r->prog->global_depth[ci->slots[0]];
-  r->level = level;
+  r->level = r->prog->global_depth[ci->slots[0]];
   for (int iter = 0;; iter++) {
     bool changed = false;
     for (int i = 0; i < ci->nslots; i++) {
@@ -264,7 +250,6 @@ static bool letrec_global(Run *r, const CIns *ci) {
   }
   int st = r->wm;
   r->level = saved_level;
-  r->wm = saved_wm;
   for (int i = 0; i < ci->nslots; i++) {
     if (ci->binds[i].is_fun) continue;
     GSlot *g = &r->g[ci->slots[i]];
@@ -277,6 +262,24 @@ static bool letrec_global(Run *r, const CIns *ci) {
     }
   }
   r->wm = MAX(saved_wm, st);
+  return true;
+}
+
+void run_letrec_force(Run *r, const CIns *ci) { letrec_fix(r, ci); }
+
+static bool letrec_global(Run *r, const CIns *ci) {
+  if (ci->when_e) return letrec_fix(r, ci);
+  bool all_cached = true;
+  for (int i = 0; i < ci->nslots; i++)
+    if (!ci->binds[i].is_fun && !cache_valid(r, &r->g[ci->slots[i]])) all_cached = false;
+  for (int i = 0; i < ci->nslots; i++) {
+    if (ci->binds[i].is_fun || all_cached) {
+      bind_global(r, ci->slots[i]);
+    } else {
+      r->g[ci->slots[i]].cached = NULL;
+      r->g[ci->slots[i]].state = SLOT_THUNK; /* forced by run_letrec_force */
+    }
+  }
   return true;
 }
 

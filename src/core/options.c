@@ -122,6 +122,15 @@ static int o_maxcand(corral_options *o, const char *n, const char *a, char **m) 
   o->maxcandidates = v;
   return 0;
 }
+static int o_jobs(corral_options *o, const char *n, const char *a, char **m) {
+  char *end;
+  long v = strtol(a, &end, 10);
+  if (*a == 0 || *end || v < 1 || v > 64)
+    return fail(m, "option %s: wrong argument '%s' (expected 1 to 64)", n, a);
+  o->jobs = (int)v;
+  return 0;
+}
+
 static int o_timeout(corral_options *o, const char *n, const char *a, char **m) {
   char *end;
   double v = strtod(a, &end);
@@ -184,7 +193,7 @@ static const OptDef opts[] = {
     {"-skipchecks", 1, o_skip},      {"-skipcheck", 1, o_skip},
     {"-through", 1, o_through},      {"-speedcheck", 1, o_speedcheck},
     {"-unroll", 1, o_unroll},        {"-maxcandidates", 1, o_maxcand},
-    {"-timeout", 1, o_timeout},      {"-checkfilter", 1, o_bool_field},
+    {"-timeout", 1, o_timeout},      {"-j", 1, o_jobs},      {"-checkfilter", 1, o_bool_field},
     {"-archcheck", 1, o_bool_field}, {"-hexa", 1, o_bool_field},
     {"-candidates", 1, o_bool_field},{"-strictskip", 1, o_bool_field},
     {"-initwrites", 1, o_accept_bool}, {"-badexecs", 1, o_accept_bool},
@@ -323,5 +332,6 @@ const char *corral_usage(void) {
          "  -hexa true|false         print values in hexadecimal\n"
          "  -candidates true|false   print the number of candidates\n"
          "  -maxcandidates N, -timeout SECS  bounds per test\n"
+         "  -j N                     worker threads (default: online cores)\n"
          "  -version, -help\n";
 }

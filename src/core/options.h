@@ -31,6 +31,7 @@ struct corral_options {
   bool checkfilter, archcheck, hexa, candidates;
   int unroll;
   int verbose;
+  int jobs;                /* worker threads per test */
   uint64_t maxcandidates;
   double timeout;
   /* picture options, kept for the graph writer */

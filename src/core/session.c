@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "corral.h"
 #include "../cat/interp.h"
@@ -49,6 +50,8 @@ corral_options *corral_options_new(const char *libdir) {
   o->unroll = 2;
   o->checkfilter = true;
   o->archcheck = true;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  o->jobs = cores > 0 ? (int)MIN(cores, 64) : 1;
   o->cache = xcalloc(1, sizeof(ModelCache));
   pthread_mutex_init(&o->cache->lock, NULL);
   return o;
@@ -203,6 +206,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
   cfg.skipchecks = (const char *const *)o->skipchecks;
   cfg.nskipchecks = o->nskip;
   cfg.strictskip = o->strictskip;
+  const SrcPos where = {path, 0, 0};
   ErrJmp j;
   err_push(&err, &j);
   if (setjmp(j.jb) != 0) {
@@ -216,7 +220,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
                       (ma == ARCH_X86 && t->arch == ARCH_X86_64) ||
                       (ma == ARCH_X86_64 && t->arch == ARCH_X86);
     if (!compatible)
-      err_raise(&err, ERRK_SEMANTIC, (SrcPos){path, 0, 0},
+      err_raise(&err, ERRK_SEMANTIC, where,
                 "Architecture mismatch between test and model (%s vs. %s)",
                 arch_name(t->arch), m->main->arch);
   }
@@ -227,6 +231,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
   eo.checkfilter = o->checkfilter;
   eo.max_candidates = o->maxcandidates;
   eo.timeout = o->timeout;
+  eo.jobs = o->jobs;
   Outcome out;
   double t0 = cpu_now();
   engine_run(p, prog, &eo, &out, &a, &err);

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <time.h>
 
 #include "engine_int.h"
@@ -243,7 +244,10 @@ static void host_accept(void *ctx, uint64_t flags) {
 }
 
 static bool over_limits(Engine *g) {
-  if (g->o->max_candidates && g->out->candidates >= g->o->max_candidates) return true;
+  if (__atomic_load_n(&g->sh->stop, __ATOMIC_RELAXED)) return true;
+  if (g->o->max_candidates &&
+      __atomic_load_n(&g->sh->candidates, __ATOMIC_RELAXED) >= g->o->max_candidates)
+    return true;
   if (g->o->timeout > 0 &&
       (double)(clock() - g->start) / CLOCKS_PER_SEC > g->o->timeout)
     return true;
@@ -280,6 +284,7 @@ static void run_candidate(Engine *g) {
     if (!interesting) return;
   }
   g->out->candidates++;
+  __atomic_add_fetch(&g->sh->candidates, 1, __ATOMIC_RELAXED);
   predef_reset(g, false);
   run_begin_rf(g->run);
   run_model(g->run);
@@ -289,7 +294,10 @@ static void run_candidate(Engine *g) {
 static void choose_fw(Engine *g, int k) {
   const Program *p = g->p;
   if (over_limits(g)) {
-    g->out->limit_hit = true;
+    if (!__atomic_load_n(&g->sh->stop, __ATOMIC_RELAXED)) {
+      g->out->limit_hit = true; /* a real limit: stop the other workers */
+      __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
+    }
     return;
   }
   if (k == p->nobserved) {
@@ -358,18 +366,16 @@ static void choose_rf(Engine *g, int i) {
 
 /* Candidate writes of each read: same location when both are known,
  * never the read itself nor a write iico-after it (-optace iico). */
-static void compute_candidates(Engine *g) {
-  const EventStructure *es = g->es;
-  Arena *a = &g->es_arena;
-  g->cands = ARENA_NEWN(a, int *, es->nreads + 1);
-  g->ncands = ARENA_NEWN(a, int, es->nreads + 1);
-  g->rf_src = ARENA_NEWN(a, int, es->nreads + 1);
+static void compute_candidates(Engine *g, Shared *sh, Arena *a) {
+  const EventStructure *es = sh->es;
+  sh->cands = ARENA_NEWN(a, int *, es->nreads + 1);
+  sh->ncands = ARENA_NEWN(a, int, es->nreads + 1);
   Word *iico = ARENA_NEWN(a, Word, rel_words(es->full));
   rel_or(es->full, iico, es->iico_data, es->iico_ctrl);
   rel_closure(es->full, iico);
   for (int i = 0; i < es->nreads; i++) {
     int r = es->reads[i];
-    g->cands[i] = ARENA_NEWN(a, int, es->nwrites + 1);
+    sh->cands[i] = ARENA_NEWN(a, int, es->nwrites + 1);
     const SymNode *lr = &es->nodes[es->ev[r].loc];
     for (int k = 0; k < es->nwrites; k++) {
       int w = es->writes[k];
@@ -378,23 +384,35 @@ static void compute_candidates(Engine *g) {
       if (lr->op == S_CONST && lw->op == S_CONST &&
           !(lr->k.kind == VAL_ADDR && lw->k.kind == VAL_ADDR && lr->k.sym == lw->k.sym))
         continue;
-      g->cands[i][g->ncands[i]++] = w;
+      sh->cands[i][sh->ncands[i]++] = w;
     }
-    if (g->ncands[i] == 0 && lr->op == S_CONST && lr->k.kind != VAL_ADDR)
+    if (sh->ncands[i] == 0 && lr->op == S_CONST && lr->k.kind != VAL_ADDR)
       eng_err(g, "Non symbolic location with no initial write");
   }
+  sh->read_index = ARENA_NEWN(a, int, es->n + 1);
+  for (int e = 0; e < es->n; e++) sh->read_index[e] = -1;
+  for (int i = 0; i < es->nreads; i++) sh->read_index[es->reads[i]] = i;
+  sh->static_locs = true;
+  for (int e = 0; e < es->nrel; e++)
+    if ((es->ev[e].flags & EV_MEM) && es->nodes[es->ev[e].loc].op != S_CONST)
+      sh->static_locs = false;
 }
 
-static void run_structure(Engine *g) {
-  EventStructure *es = g->es;
+/* A worker's view of a new structure: its own value arrays, caches and
+ * interpreter state; the structure itself is shared. */
+static void worker_begin(Engine *g) {
+  Shared *sh = g->sh;
+  EventStructure *es = sh->es;
+  arena_rewind(&g->es_arena);
+  g->es = es;
+  g->cands = sh->cands;
+  g->ncands = sh->ncands;
+  g->read_index = sh->read_index;
+  g->static_locs = sh->static_locs;
   g->catdep = cat_prog_catdep(g->prog);
   g->full = es->full;
   g->d = g->catdep ? es->full : dim_make(es->nrel);
   g->have_deps = false;
-  g->static_locs = true;
-  for (int e = 0; e < es->nrel; e++)
-    if ((es->ev[e].flags & EV_MEM) && es->nodes[es->ev[e].loc].op != S_CONST)
-      g->static_locs = false;
   Word *univ = ARENA_NEWN(&g->es_arena, Word, g->d.w);
   set_fill(g->d, univ);
   run_begin_structure(g->run, g->d, univ);
@@ -403,12 +421,89 @@ static void run_structure(Engine *g) {
   g->vstate = ARENA_NEWN(&g->es_arena, uint8_t, es->nnodes + 1);
   g->fw = ARENA_NEWN(&g->es_arena, int, es->nsyms + 1);
   for (int s = 0; s < es->nsyms; s++) g->fw[s] = -1;
-  g->read_index = ARENA_NEWN(&g->es_arena, int, es->n + 1);
-  for (int e = 0; e < es->n; e++) g->read_index[e] = -1;
-  for (int i = 0; i < es->nreads; i++) g->read_index[es->reads[i]] = i;
-  compute_candidates(g);
-  g->out->structures++;
-  choose_rf(g, 0);
+  g->rf_src = ARENA_NEWN(&g->es_arena, int, es->nreads + 1);
+}
+
+/* Work item k fixes the choices of the first `prefix` reads (mixed radix). */
+static void worker_items(Engine *g) {
+  Shared *sh = g->sh;
+  for (;;) {
+    long k = __atomic_fetch_add(&sh->next_item, 1, __ATOMIC_RELAXED);
+    if (k >= sh->nitems || over_limits(g)) return;
+    for (int i = sh->prefix - 1; i >= 0; i--) {
+      g->rf_src[i] = sh->cands[i][k % sh->ncands[i]];
+      k /= sh->ncands[i];
+    }
+    choose_rf(g, sh->prefix);
+  }
+}
+
+static void *worker_thread(void *arg) {
+  Engine *g = arg;
+  ErrJmp j;
+  err_push(&g->werr, &j);
+  if (setjmp(j.jb) == 0) {
+    worker_begin(g);
+    worker_items(g);
+    err_pop(&g->werr, &j);
+  } else {
+    g->failed = true;
+    __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
+  }
+  return NULL;
+}
+
+/* Enough work items to keep every worker busy, and few enough reads fixed
+ * per item that an item is not trivial. */
+static void split_work(Shared *sh, int nworkers) {
+  long items = 1;
+  int k = 0;
+  while (k < sh->es->nreads && items < 16L * nworkers) {
+    items *= MAX(sh->ncands[k], 1);
+    k++;
+  }
+  sh->prefix = k;
+  sh->nitems = items;
+  for (int i = 0; i < k; i++)
+    if (sh->ncands[i] == 0) sh->nitems = 0;
+  sh->next_item = 0;
+}
+
+/* Run the rf search of the current structure on the workers. */
+static void run_structure(Engine *w, int nworkers, Shared *sh) {
+  split_work(sh, nworkers);
+  long total = 1;
+  for (int i = 0; i < sh->es->nreads && total < 4096; i++) total *= MAX(sh->ncands[i], 1);
+  if (nworkers == 1 || total < 64) { /* not worth threads */
+    worker_begin(&w[0]);
+    worker_items(&w[0]);
+    return;
+  }
+  pthread_t tid[64];
+  int n = MIN(nworkers, 64);
+  for (int i = 1; i < n; i++) pthread_create(&tid[i], NULL, worker_thread, &w[i]);
+  worker_begin(&w[0]);
+  worker_items(&w[0]);
+  for (int i = 1; i < n; i++) pthread_join(tid[i], NULL);
+  for (int i = 1; i < n; i++)
+    if (w[i].failed) {
+      /* report the worker's error as the test's */
+      Err *e = w[0].err;
+      sb_clear(&e->msg);
+      sb_puts(&e->msg, sb_cstr(&w[i].werr.msg));
+      SrcPos pos = w[i].werr.pos;
+      w[i].failed = false;
+      err_raise(e, w[i].werr.kind, pos, "%s", sb_cstr(&e->msg));
+    }
+}
+
+static void merge_outcome(Outcome *into, const Outcome *o) {
+  into->pos += o->pos;
+  into->neg += o->neg;
+  into->flags |= o->flags;
+  into->loop |= o->loop;
+  into->candidates += o->candidates;
+  into->limit_hit |= o->limit_hit;
 }
 
 static int state_cmp(const Program *p, const State *a, const State *b) {
@@ -436,44 +531,113 @@ static void sort_states(const Program *p, State *v, int n) {
   free(tmp);
 }
 
-void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
-                Outcome *out, Arena *out_arena, Err *err) {
-  Engine g;
-  memset(&g, 0, sizeof g);
-  g.p = p;
-  g.t = p->test;
-  g.prog = prog;
-  g.o = o;
-  g.err = err;
-  g.out = out;
-  g.start = clock();
+static void worker_init(Engine *g, Shared *sh, Program *p, const CProg *prog,
+                        const EngineOpts *o, Err *err, Outcome *out) {
+  memset(g, 0, sizeof *g);
+  g->sh = sh;
+  g->p = p;
+  g->t = p->test;
+  g->prog = prog;
+  g->o = o;
+  g->err = err;
+  g->out = out;
+  g->start = clock();
   memset(out, 0, sizeof *out);
   out->ndisp = p->ndisp;
-  g.set.ndisp = p->ndisp;
-  g.state = xcalloc((size_t)p->ndisp + 1, sizeof(Val));
-  g.pre_es = xcalloc(PD_SLOTS, sizeof(Value *));
-  g.pre_rf = xcalloc(PD_SLOTS, sizeof(Value *));
-  arena_init(&g.es_arena);
-  Arena paths_arena;
+  g->set.ndisp = p->ndisp;
+  g->state = xcalloc((size_t)p->ndisp + 1, sizeof(Val));
+  g->pre_es = xcalloc(PD_SLOTS, sizeof(Value *));
+  g->pre_rf = xcalloc(PD_SLOTS, sizeof(Value *));
+  arena_init(&g->es_arena);
+  err_init(&g->werr);
+}
+
+static void worker_free(Engine *g) {
+  run_free(g->run);
+  free(g->pd_of_name);
+  free(g->state);
+  free(g->pre_es);
+  free(g->pre_rf);
+  free(g->set.vals);
+  free(g->set.hash);
+  arena_free(&g->es_arena);
+  err_free(&g->werr);
+}
+
+static void print_stats(Engine *w, int n, const Outcome *out) {
+  RunStats t = {0};
+  for (int i = 0; i < n; i++) {
+    if (!w[i].run) continue;
+    RunStats st = run_stats(w[i].run);
+    t.runs += st.runs, t.forks += st.forks, t.probes += st.probes;
+    t.accepted += st.accepted, t.cache_hits += st.cache_hits, t.cache_misses += st.cache_misses;
+  }
+  fprintf(stderr,
+          "stats: structures %llu candidates %llu runs %llu forks %llu probes %llu "
+          "accepted %llu cache hits %llu misses %llu\n",
+          (unsigned long long)out->structures, (unsigned long long)out->candidates,
+          (unsigned long long)t.runs, (unsigned long long)t.forks,
+          (unsigned long long)t.probes, (unsigned long long)t.accepted,
+          (unsigned long long)t.cache_hits, (unsigned long long)t.cache_misses);
+}
+
+/* Collect the workers' states into the outcome, sorted as herd prints. */
+static void collect_states(Engine *w, int n, Program *p, Outcome *out, Arena *out_arena) {
+  StateSet *all = &w[0].set;
+  for (int i = 1; i < n; i++)
+    for (int k = 0; k < w[i].set.cap; k++)
+      if (w[i].set.hash[k]) stateset_add(all, w[i].set.vals + (size_t)k * (size_t)p->ndisp);
+  int nd = p->ndisp;
+  out->nstates = all->count;
+  out->states = arena_alloc(out_arena, sizeof(State) * (size_t)(all->count + 1));
+  int k = 0;
+  for (int i = 0; i < all->cap; i++) {
+    if (!all->hash[i]) continue;
+    Val *v = arena_alloc(out_arena, sizeof(Val) * (size_t)(nd + 1));
+    memcpy(v, all->vals + (size_t)i * (size_t)nd, sizeof(Val) * (size_t)nd);
+    out->states[k++].v = v;
+  }
+  sort_states(p, out->states, k);
+}
+
+void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
+                Outcome *out, Arena *out_arena, Err *err) {
+  int nworkers = o->jobs > 0 ? MIN(o->jobs, 64) : 1;
+  Shared sh;
+  memset(&sh, 0, sizeof sh);
+  Engine *w = xcalloc((size_t)nworkers, sizeof(Engine));
+  Outcome *wout = xcalloc((size_t)nworkers, sizeof(Outcome));
+  for (int i = 0; i < nworkers; i++) {
+    worker_init(&w[i], &sh, p, prog, o, err, &wout[i]);
+    if (i > 0) w[i].err = &w[i].werr; /* raised in that worker's thread */
+  }
+  memset(out, 0, sizeof *out);
+  out->ndisp = p->ndisp;
+  Arena paths_arena, es_arena;
   arena_init(&paths_arena);
+  arena_init(&es_arena);
   ThreadPaths *paths = xcalloc((size_t)p->nthreads + 1, sizeof(ThreadPaths));
   int *choice = xcalloc((size_t)p->nthreads + 1, sizeof(int));
-  CatHost host = {&g, host_predef, host_same_value, host_accept};
-  g.run = NULL;
+  uint64_t structures = 0;
 
   ErrJmp j;
   err_push(err, &j);
   bool ok = setjmp(j.jb) == 0;
   if (ok) {
     for (int t = 0; t < p->nthreads; t++) paths[t] = sem_explore(p, t, err, &paths_arena);
-    predef_setup(&g);
-    g.run = run_new(prog, host, err);
+    for (int i = 0; i < nworkers; i++) {
+      predef_setup(&w[i]);
+      CatHost host = {&w[i], host_predef, host_same_value, host_accept};
+      w[i].run = run_new(prog, host, i == 0 ? err : &w[i].werr);
+    }
     bool empty = false;
     for (int t = 0; t < p->nthreads; t++) empty |= paths[t].n == 0;
-    while (!empty && !out->limit_hit) {
-      arena_rewind(&g.es_arena);
-      g.es = es_build(p, paths, choice, &g.es_arena);
-      run_structure(&g);
+    while (!empty && !__atomic_load_n(&sh.stop, __ATOMIC_RELAXED)) {
+      arena_rewind(&es_arena);
+      sh.es = es_build(p, paths, choice, &es_arena);
+      compute_candidates(&w[0], &sh, &es_arena);
+      structures++;
+      run_structure(w, nworkers, &sh);
       /* next combination (odometer) */
       int t = 0;
       while (t < p->nthreads && ++choice[t] == paths[t].n) choice[t++] = 0;
@@ -481,40 +645,18 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
     }
     err_pop(err, &j);
   }
-  /* Outcome: sort the states as herd prints them. */
   if (ok) {
-    int n = p->ndisp;
-    out->nstates = g.set.count;
-    out->states = arena_alloc(out_arena, sizeof(State) * (size_t)(g.set.count + 1));
-    int k = 0;
-    for (int i = 0; i < g.set.cap; i++) {
-      if (!g.set.hash[i]) continue;
-      Val *v = arena_alloc(out_arena, sizeof(Val) * (size_t)(n + 1));
-      memcpy(v, g.set.vals + (size_t)i * (size_t)n, sizeof(Val) * (size_t)n);
-      out->states[k++].v = v;
-    }
-    sort_states(p, out->states, k);
+    for (int i = 0; i < nworkers; i++) merge_outcome(out, &wout[i]);
+    out->structures = structures;
+    collect_states(w, nworkers, p, out, out_arena);
+    if (getenv("CORRAL_STATS")) print_stats(w, nworkers, out);
   }
-  if (g.run && getenv("CORRAL_STATS")) {
-    RunStats st = run_stats(g.run);
-    fprintf(stderr,
-            "stats: structures %llu candidates %llu runs %llu forks %llu probes %llu "
-            "accepted %llu cache hits %llu misses %llu\n",
-            (unsigned long long)out->structures, (unsigned long long)out->candidates,
-            (unsigned long long)st.runs, (unsigned long long)st.forks,
-            (unsigned long long)st.probes, (unsigned long long)st.accepted,
-            (unsigned long long)st.cache_hits, (unsigned long long)st.cache_misses);
-  }
-  run_free(g.run);
-  free(g.pd_of_name);
-  free(g.state);
-  free(g.pre_es);
-  free(g.pre_rf);
-  free(g.set.vals);
-  free(g.set.hash);
+  for (int i = 0; i < nworkers; i++) worker_free(&w[i]);
+  free(w);
+  free(wout);
   free(paths);
   free(choice);
-  arena_free(&g.es_arena);
+  arena_free(&es_arena);
   arena_free(&paths_arena);
   if (!ok) err_rethrow(err);
 }

@@ -20,6 +20,7 @@ typedef struct EngineOpts {
   bool checkfilter;          /* honour the test's filter (default true) */
   uint64_t max_candidates;   /* 0: no bound */
   double timeout;            /* seconds of CPU, 0: none */
+  int jobs;                  /* worker threads for this test (<= 1: one) */
 } EngineOpts;
 
 /* One final state: a value per displayed location. */

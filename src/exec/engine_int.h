@@ -18,7 +18,24 @@ typedef struct StateSet {
   int cap, count, ndisp;
 } StateSet;
 
+/* What the workers of one test share: the current structure and its
+ * candidate writes (built by the main thread, read-only meanwhile), the
+ * queue of rf prefixes, and the stop conditions. */
+typedef struct Shared {
+  EventStructure *es;
+  int **cands;
+  int *ncands;
+  int *read_index;
+  bool static_locs;
+  int prefix;              /* reads whose choice a work item fixes */
+  long nitems;
+  long next_item;          /* atomic */
+  int stop;                /* atomic: an error or a limit */
+  uint64_t candidates;     /* atomic: for -maxcandidates */
+} Shared;
+
 typedef struct Engine {
+  Shared *sh;
   Program *p;
   const Test *t;
   const CProg *prog;
@@ -49,10 +66,13 @@ typedef struct Engine {
   int *fw;                 /* per symbol: final write or -1 */
   Val *state;              /* displayed locations, current candidate */
   bool cond_true;
-  /* outcomes */
+  /* outcomes of this worker, merged at the end */
   StateSet set;
   Outcome *out;
   clock_t start;
+  /* a worker thread's own error context */
+  Err werr;
+  bool failed;
 } Engine;
 
 /* engine.c */

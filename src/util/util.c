@@ -53,21 +53,31 @@ enum { ARENA_CHUNK = 64 * 1024 };
 
 void arena_init(Arena *a) { memset(a, 0, sizeof *a); }
 
-void arena_free(Arena *a) {
-  ArenaChunk *c = a->head;
+static void free_chunks(ArenaChunk *c) {
   while (c) {
     ArenaChunk *n = c->next;
     free(c);
     c = n;
   }
+}
+
+void arena_free(Arena *a) {
+  free_chunks(a->head);
+  free_chunks(a->spare);
   memset(a, 0, sizeof *a);
 }
 
-void *arena_alloc(Arena *a, size_t n) {
+void *arena_alloc_slow(Arena *a, size_t n) {
   n = (n + 15) & ~(size_t)15;
   if ((size_t)(a->end - a->cur) < n) {
     size_t sz = n > ARENA_CHUNK / 2 ? n : ARENA_CHUNK;
-    ArenaChunk *c = xmalloc(sizeof(ArenaChunk) + sz);
+    ArenaChunk *c;
+    if (sz == ARENA_CHUNK && a->spare) { /* reuse a chunk given back */
+      c = a->spare;
+      a->spare = c->next;
+    } else {
+      c = xmalloc(sizeof(ArenaChunk) + sz);
+    }
     c->size = sz;
     c->next = a->head;
     a->head = c;
@@ -114,11 +124,22 @@ ArenaMark arena_mark(Arena *a) {
   return m;
 }
 
+/* A chunk no longer used: standard-size ones are kept for reuse (loops
+ * reset the same arena over and over), large ones freed. */
+static void give_back(Arena *a, ArenaChunk *c) {
+  if (c->size == ARENA_CHUNK) {
+    c->next = a->spare;
+    a->spare = c;
+  } else {
+    free(c);
+  }
+}
+
 void arena_reset(Arena *a, ArenaMark m) {
-  /* Free the chunks allocated after the mark, then rewind. */
+  /* Give back the chunks allocated after the mark, then rewind. */
   while (a->head != m.head) {
     ArenaChunk *n = a->head->next;
-    free(a->head);
+    give_back(a, a->head);
     a->head = n;
   }
   a->cur = m.cur;
@@ -130,7 +151,7 @@ void arena_rewind(Arena *a) {
   if (!a->head) return;
   while (a->head->next) {
     ArenaChunk *n = a->head->next;
-    free(a->head);
+    give_back(a, a->head);
     a->head = n;
   }
   a->cur = a->head->data;

@@ -40,6 +40,7 @@ typedef struct Arena {
   ArenaChunk *head;
   char *cur, *end;
   size_t total;            /* bytes handed out, for limits and statistics */
+  ArenaChunk *spare;       /* chunks given back by arena_reset, for reuse */
 } Arena;
 
 typedef struct ArenaMark {
@@ -50,7 +51,17 @@ typedef struct ArenaMark {
 
 void arena_init(Arena *a);
 void arena_free(Arena *a);
-void *arena_alloc(Arena *a, size_t n);   /* 16-byte aligned, uninitialised */
+void *arena_alloc_slow(Arena *a, size_t n);
+/* 16-byte aligned, uninitialised.  Inline: the interpreter allocates a
+ * value per operation. */
+static inline void *arena_alloc(Arena *a, size_t n) {
+  n = (n + 15) & ~(size_t)15;
+  if ((size_t)(a->end - a->cur) < n) return arena_alloc_slow(a, n);
+  void *p = a->cur;
+  a->cur += n;
+  a->total += n;
+  return p;
+}
 void *arena_zalloc(Arena *a, size_t n);  /* zeroed */
 char *arena_strdup(Arena *a, const char *s);
 char *arena_strndup(Arena *a, const char *s, size_t n);
