@@ -566,8 +566,32 @@ static void ins_one(Comp *c, const Ins *in, Scope *s, InsVec *out) {
     ins_check(c, in, s, out);
     return;
   case I_SHOW:
-  case I_UNSHOW:
-    return; /* pictures only */
+  case I_UNSHOW: {
+    if (c->in_bell) return;
+    CIns *ci = cins_new(c, CI_SHOW, in->pos);
+    ci->unshow = in->kind == I_UNSHOW;
+    int n = in->e ? 1 : in->nnames;
+    ci->nshow = n;
+    ci->show_names = ARENA_NEWN(c->a, int, n + 1);
+    ci->show_exprs = ARENA_NEWN(c->a, CExpr *, n + 1);
+    if (in->e) {
+      ci->show_names[0] = in->name;
+      ci->show_exprs[0] = ctop_expr(c, in->e, s, &ci->nlocals);
+    } else {
+      for (int k = 0; k < n; k++) {
+        Expr v = {0};
+        v.kind = E_VAR;
+        v.pos = in->pos;
+        v.name = in->names[k];
+        ci->show_names[k] = in->names[k];
+        int nl = 0;
+        ci->show_exprs[k] = ci->unshow ? NULL : ctop_expr(c, &v, s, &nl);
+        ci->nlocals = MAX(ci->nlocals, nl);
+      }
+    }
+    vec_push(*out, ci);
+    return;
+  }
   case I_INCLUDE: {
     if (!in->included) cerr(c, in->pos, "include \"%s\" was not loaded", in->str);
     if (++c->include_depth > 64)

@@ -98,6 +98,7 @@ typedef enum CInsKind {
   CI_MATCH,      /* instruction-level tag match */
   CI_ENUM,       /* binds the enum's set of tags (slot) */
   CI_DEBUG,
+  CI_SHOW,       /* show / unshow: relations drawn in pictures */
 } CInsKind;
 
 typedef struct CInsList {
@@ -159,6 +160,11 @@ struct CIns {
   int *prune;          /* CI_WITH: indices in the top-level list */
   int nprune;
   int prune_with;      /* CI_CHECK: index of its CI_WITH, or -1 */
+  /* CI_SHOW: names (interned) with the expressions shown under them */
+  int *show_names;
+  CExpr **show_exprs;
+  int nshow;
+  bool unshow;
 };
 
 typedef struct EnumType {
@@ -263,6 +269,9 @@ struct Run {
   int scratch_n;
   int call_depth;
   int skip_with;       /* checks pruned by this CI_WITH already passed */
+  int mode;            /* RUN_* flags (interp.h) */
+  CatShown *shown;     /* capture: what the executed show instructions showed */
+  int nshown, capshown;
   struct ECache *ecache; /* per cacheable expression (prog->ncache) */
   BusyVec busy;
   RunStats stats;

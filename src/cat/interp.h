@@ -69,6 +69,21 @@ struct Value {
 /* Stages (see above). */
 enum { STAGE_ES = 0, STAGE_RF = 1, STAGE_CO = 2 };
 
+/* A relation (or set) that a `show` instruction named, in capture mode. */
+typedef struct CatShown {
+  const char *name;
+  const Value *v;      /* NULL for `unshow name` */
+} CatShown;
+
+/* A check that failed, in explain mode. */
+typedef struct CatFailure {
+  const char *name;    /* `as NAME`, or NULL */
+  int test;            /* T_ACYCLIC, T_IRREFLEXIVE, T_EMPTY */
+  bool negated;
+  SrcPos pos;
+  const Value *v;      /* the checked value */
+} CatFailure;
+
 /* What the engine provides to a run. */
 typedef struct CatHost {
   void *ctx;
@@ -78,9 +93,19 @@ typedef struct CatHost {
   Value *(*predef)(void *ctx, int name, int *stage);
   /* Events e1 and e2 carry the same value (different-values primitive). */
   bool (*same_value)(void *ctx, int e1, int e2);
-  /* One accepted execution, with its flags (bit i = CProg flag i). */
-  void (*accept)(void *ctx, uint64_t flags);
+  /* One accepted execution, with its flags (bit i = CProg flag i).  In
+   * capture mode, `shown` lists the show/unshow instructions executed on
+   * its way, in order (else it is empty). */
+  void (*accept)(void *ctx, uint64_t flags, const CatShown *shown, int nshown);
+  /* Explain mode: an execution rejected by a check (may be NULL). */
+  void (*reject)(void *ctx, const CatFailure *f);
 } CatHost;
+
+/* Run modes (run_set_mode). */
+enum {
+  RUN_CAPTURE = 1,   /* evaluate show instructions, pass them to accept */
+  RUN_EXPLAIN = 2,   /* report failing checks; no pruning, checks in order */
+};
 
 /* Options that change how checks are treated (herd7's -through,
  * -skipchecks, -strictskip). */
@@ -139,6 +164,13 @@ void run_begin_rf(Run *r);
 /* Run the model on the current candidate; calls host.accept for every
  * accepted execution.  Raises through err on a model error. */
 void run_model(Run *r);
+void run_set_mode(Run *r, int mode);
+/* Relations bound to names of the model at this point (capture or explain
+ * callbacks): calls fn for each global binding already evaluated whose
+ * value is a relation. */
+void run_foreach_relation(Run *r, void (*fn)(void *ctx, const char *name, const Value *v),
+                          void *ctx);
+const Word *val_bits(const Value *v, bool *is_set); /* NULL if not a set/rel */
 
 /* Allocation of values for the host (predef): in the arena matching the
  * stage the host asks for. */

@@ -33,6 +33,7 @@ void run_free(Run *r) {
   arena_free(&r->rf_cache);
   free(r->g);
   free(r->ecache);
+  free(r->shown);
   free(r->scratch);
   vec_free(r->busy);
   free(r);
@@ -163,6 +164,11 @@ static bool do_check(Run *r, const CIns *ci, Frame *f, uint64_t *flags) {
   bool ok = check_holds(r, ci, v);
   switch (ci->mode) {
   case CM_CHECK:
+    if (!ok && (r->mode & RUN_EXPLAIN) && r->host.reject) {
+      CatFailure fl = {ci->check_name >= 0 ? intern_name(&r->prog->names->in, ci->check_name) : NULL,
+                       (int)ci->test, ci->negated, ci->pos, v};
+      r->host.reject(r->host.ctx, &fl);
+    }
     return ok;
   case CM_FLAG:
     if (ok && ci->flag >= 0) *flags |= (uint64_t)1 << ci->flag;
@@ -346,6 +352,44 @@ static void bind_local_let(Run *r, const CIns *ci, Frame *f) {
   }
 }
 
+static void push_shown(Run *r, const char *name, const Value *v) {
+  if (r->nshown == r->capshown) {
+    r->capshown = r->capshown ? 2 * r->capshown : 32;
+    r->shown = xrealloc(r->shown, sizeof(CatShown) * (size_t)r->capshown);
+  }
+  r->shown[r->nshown].name = name;
+  r->shown[r->nshown].v = v;
+  r->nshown++;
+}
+
+/* Capture mode: evaluate what a show instruction names (an error there
+ * only means the relation is not drawn, as in herd7). */
+static void record_show(Run *r, const CIns *ci, Frame *f) {
+  for (int k = 0; k < ci->nshow; k++) {
+    const char *name = intern_name(&r->prog->names->in, ci->show_names[k]);
+    if (ci->unshow || !ci->show_exprs[k]) {
+      push_shown(r, name, NULL);
+      continue;
+    }
+    ErrJmp j;
+    int saved_level = r->level, saved_wm = r->wm, saved_busy = r->busy.len;
+    err_push(r->err, &j);
+    if (setjmp(j.jb) == 0) {
+      Value *v = eval_top_expr(r, ci->show_exprs[k], ci->nlocals, f);
+      err_pop(r->err, &j);
+      push_shown(r, name, v);
+    } else {
+      for (int i = r->busy.len - 1; i >= saved_busy; i--) {
+        if (r->busy.data[i].g) r->busy.data[i].g->state = SLOT_THUNK;
+        if (r->busy.data[i].s) r->busy.data[i].s->state = SLOT_THUNK;
+      }
+      r->busy.len = saved_busy;
+      r->level = saved_level;
+      r->wm = saved_wm;
+    }
+  }
+}
+
 /* One instruction that is not a fork; false if the execution is rejected. */
 static bool exec_simple(Run *r, const CIns *ci, Frame *f, uint64_t *flags) {
   switch (ci->kind) {
@@ -402,6 +446,9 @@ static bool exec_simple(Run *r, const CIns *ci, Frame *f, uint64_t *flags) {
     return true;
   case CI_DEBUG:
     return true;
+  case CI_SHOW:
+    if (r->mode & RUN_CAPTURE) record_show(r, ci, f);
+    return true;
   case CI_WITH:
     cat_error(r, ci->pos, "`with` is not allowed here");
   }
@@ -423,11 +470,15 @@ void run_top(Run *r, int i, uint64_t flags) {
       if (!exec_simple(r, ci, NULL, &flags)) return;
       continue;
     }
-    run_with(r, i, eval_top_expr(r, ci->e, ci->nlocals, NULL), flags);
+    Value *set = eval_top_expr(r, ci->e, ci->nlocals, NULL);
+    if (r->mode & RUN_EXPLAIN)
+      run_with_plain(r, i, set, flags); /* every candidate, checks in order */
+    else
+      run_with(r, i, set, flags);
     return;
   }
   r->stats.accepted++;
-  r->host.accept(r->host.ctx, flags);
+  r->host.accept(r->host.ctx, flags, r->shown, r->nshown);
 }
 
 /* One branch per element, no search (sets that are not of relations). */
@@ -437,12 +488,14 @@ void run_with_plain(Run *r, int i, Value *s, uint64_t flags) {
   int n = elements(r, s, &el, ci->pos);
   int saved_level = r->level;
   Arena *a = &r->levels[ci->depth];
+  int saved_shown = r->nshown;
   for (int k = 0; k < n; k++) {
     ArenaMark m = arena_mark(a);
     r->level = ci->depth;
     r->stats.forks++;
     run_bind_global(r, ci->slot, el[k], STAGE_CO);
     run_top(r, i + 1, flags);
+    r->nshown = saved_shown;
     r->level = saved_level;
     arena_reset(a, m);
   }
@@ -480,6 +533,25 @@ void run_model(Run *r) {
   r->call_depth = 0;
   r->busy.len = 0;
   r->skip_with = -1;
+  r->nshown = 0;
   r->stats.runs++;
   run_top(r, 0, 0);
+}
+
+void run_set_mode(Run *r, int mode) { r->mode = mode; }
+
+const Word *val_bits(const Value *v, bool *is_set) {
+  if (v->kind != V_SET && v->kind != V_REL) return NULL;
+  if (is_set) *is_set = v->kind == V_SET;
+  return v->u.bits;
+}
+
+void run_foreach_relation(Run *r, void (*fn)(void *ctx, const char *name, const Value *v),
+                          void *ctx) {
+  for (int s = 0; s < r->prog->nglobals; s++) {
+    const GSlot *g = &r->g[s];
+    int name = r->prog->global_name[s];
+    if (name < 0 || g->state != SLOT_VALUE || !g->v || g->v->kind != V_REL) continue;
+    fn(ctx, intern_name(&r->prog->names->in, name), g->v);
+  }
 }

@@ -61,11 +61,12 @@ static void leaf(Search *s, const Word *bits) {
   Value *v = val_new_rel(r);
   rel_copy(r->d, v->u.bits, bits);
   run_bind_global(r, s->ci->slot, v, STAGE_CO);
-  int saved_skip = r->skip_with;
+  int saved_skip = r->skip_with, saved_shown = r->nshown;
   /* checks the last probe passed on this very relation need not run */
   r->skip_with = s->probed ? s->index : -1;
   run_top(r, s->index + 1, s->flags);
   r->skip_with = saved_skip;
+  r->nshown = saved_shown;
   r->level = s->level;
   arena_reset(a, m);
 }

@@ -233,8 +233,41 @@ bool engine_prop(const Program *p, const Prop *pr, const Val *state) {
 
 /* ------------------------------------------------------ the model run */
 
-static void host_accept(void *ctx, uint64_t flags) {
+/* Describe the current execution to the capture / explain sink. */
+static void send_view(Engine *g, uint64_t flags, const CatShown *shown, int nshown,
+                      const CatFailure *failure) {
+  const EventStructure *es = g->es;
+  Dim d = g->d;
+  if (!g->view_val) {
+    g->view_val = ARENA_NEWN(&g->es_arena, Val, es->n + 1);
+    g->view_wval = ARENA_NEWN(&g->es_arena, Val, es->n + 1);
+    g->view_loc = ARENA_NEWN(&g->es_arena, Val, es->n + 1);
+    g->view_rf = ARENA_NEWN(&g->es_arena, Word, rel_words(d));
+  }
+  for (int e = 0; e < es->n; e++) {
+    const Event *ev = &es->ev[e];
+    Val v = val_int(0);
+    g->view_val[e] = ev->val != SYM_NONE && eval_node(g, ev->val, &v) ? v : val_int(0);
+    v = val_int(0);
+    g->view_wval[e] = ev->wval != SYM_NONE && eval_node(g, ev->wval, &v) ? v : g->view_val[e];
+    v = val_int(0);
+    g->view_loc[e] = (ev->flags & EV_MEM) && ev_loc(g, e, &v) ? v : val_int(0);
+  }
+  rel_clear(d, g->view_rf);
+  for (int i = 0; i < es->nreads; i++) rel_set(d, g->view_rf, g->rf_src[i], es->reads[i]);
+  ExecView v = {g->p, es, d, g->view_val, g->view_wval, g->view_loc, g->view_rf,
+                g->state, g->cond_true, flags, shown, nshown, failure, g->run};
+  g->o->exec_sink(g->o->sink_ctx, &v);
+}
+
+static void host_reject(void *ctx, const CatFailure *f) {
   Engine *g = ctx;
+  if (g->o->exec_sink) send_view(g, 0, NULL, 0, f);
+}
+
+static void host_accept(void *ctx, uint64_t flags, const CatShown *shown, int nshown) {
+  Engine *g = ctx;
+  if (g->o->exec_sink) send_view(g, flags, shown, nshown, NULL);
   if (g->cond_true)
     g->out->pos++;
   else
@@ -422,6 +455,7 @@ static void worker_begin(Engine *g) {
   g->fw = ARENA_NEWN(&g->es_arena, int, es->nsyms + 1);
   for (int s = 0; s < es->nsyms; s++) g->fw[s] = -1;
   g->rf_src = ARENA_NEWN(&g->es_arena, int, es->nreads + 1);
+  g->view_val = NULL;
 }
 
 /* Work item k fixes the choices of the first `prefix` reads (mixed radix). */
@@ -602,7 +636,8 @@ static void collect_states(Engine *w, int n, Program *p, Outcome *out, Arena *ou
 
 void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
                 Outcome *out, Arena *out_arena, Err *err) {
-  int nworkers = o->jobs > 0 ? MIN(o->jobs, 64) : 1;
+  /* views come in enumeration order: one worker then */
+  const int nworkers = o->exec_sink ? 1 : o->jobs > 0 ? MIN(o->jobs, 64) : 1;
   Shared sh;
   memset(&sh, 0, sizeof sh);
   Engine *w = xcalloc((size_t)nworkers, sizeof(Engine));
@@ -627,8 +662,9 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
     for (int t = 0; t < p->nthreads; t++) paths[t] = sem_explore(p, t, err, &paths_arena);
     for (int i = 0; i < nworkers; i++) {
       predef_setup(&w[i]);
-      CatHost host = {&w[i], host_predef, host_same_value, host_accept};
+      CatHost host = {&w[i], host_predef, host_same_value, host_accept, host_reject};
       w[i].run = run_new(prog, host, i == 0 ? err : &w[i].werr);
+      run_set_mode(w[i].run, o->run_mode);
     }
     bool empty = false;
     for (int t = 0; t < p->nthreads; t++) empty |= paths[t].n == 0;

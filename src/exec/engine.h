@@ -12,8 +12,30 @@
 
 #include "../cat/interp.h"
 #include "program.h"
+#include "event.h"
 
 typedef enum SpeedCheck { SPEED_FALSE, SPEED_TRUE, SPEED_FAST } SpeedCheck;
+
+/* One execution as pictures and explanations need it (capture and
+ * explain modes).  Everything is valid only during the callback. */
+typedef struct ExecView {
+  const struct Program *p;
+  const EventStructure *es;
+  Dim d;                    /* relations are over events 0..d.n-1 */
+  const Val *val;           /* per event: value read (R) or written (W) */
+  const Val *wval;          /* per event: value written by an RMW event */
+  const Val *loc;           /* per event: its location (VAL_ADDR) */
+  const Word *rf;           /* reads-from, over d */
+  const Val *state;         /* per displayed location */
+  bool cond_true;
+  uint64_t flags;
+  const CatShown *shown;    /* capture: show / unshow, in order */
+  int nshown;
+  const CatFailure *failure;/* explain: the check that rejected it */
+  Run *run;                 /* run_foreach_relation(): the model's names */
+} ExecView;
+
+typedef void (*ExecSink)(void *ctx, const ExecView *v);
 
 typedef struct EngineOpts {
   SpeedCheck speedcheck;
@@ -21,6 +43,12 @@ typedef struct EngineOpts {
   uint64_t max_candidates;   /* 0: no bound */
   double timeout;            /* seconds of CPU, 0: none */
   int jobs;                  /* worker threads for this test (<= 1: one) */
+  /* Capture (RUN_CAPTURE: accepted executions with what the model shows)
+   * or explain (RUN_EXPLAIN: also the rejected ones, with the failing
+   * check): exec_sink sees each; the search then runs on one thread. */
+  int run_mode;
+  ExecSink exec_sink;
+  void *sink_ctx;
 } EngineOpts;
 
 /* One final state: a value per displayed location. */

@@ -70,6 +70,9 @@ typedef struct Engine {
   StateSet set;
   Outcome *out;
   clock_t start;
+  /* capture / explain: the view handed to the sink */
+  Val *view_val, *view_wval, *view_loc;
+  Word *view_rf;
   /* a worker thread's own error context */
   Err werr;
   bool failed;
