@@ -238,6 +238,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
   r->seconds = cpu_now() - t0;
   err_pop(&err, &j);
   if (out.limit_hit) {
+    outcome_free(&out);
     StrBuf b;
     sb_init(&b);
     sb_printf(&b, "%s: error: test %s stopped: %s exceeded\n", path, t->name,
@@ -260,8 +261,9 @@ static corral_status simulate(const corral_options *o, const Test *t,
   StrBuf b;
   sb_init(&b);
   herd_print(p, &out, &po, &b);
-  r->output = xstrdup(sb_cstr(&b));
-  sb_free(&b);
+  outcome_free(&out);
+  sb_cstr(&b);
+  r->output = b.s; /* the buffer becomes the result: no copy */
   if (out.loop) {
     sb_init(&b);
     sb_printf(&b, "Warning: File \"%s\": unrolling limit exceeded, legal outcomes may be missing.\n", path);

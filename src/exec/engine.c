@@ -87,42 +87,6 @@ bool ev_loc(Engine *g, int e, Val *out) {
 
 /* ------------------------------------------------------------- states */
 
-static uint64_t state_hash(const Val *v, int n) {
-  uint64_t h = hash_bytes(v, sizeof(Val) * (size_t)n);
-  return h ? h : 1;
-}
-
-static void stateset_add(StateSet *s, const Val *v) {
-  int n = s->ndisp;
-  if ((s->count + 1) * 2 > s->cap) {
-    int nc = s->cap ? s->cap * 2 : 64;
-    Val *nv = xcalloc((size_t)nc * (size_t)(n ? n : 1), sizeof(Val));
-    uint64_t *nh = xcalloc((size_t)nc, sizeof(uint64_t));
-    for (int i = 0; i < s->cap; i++) {
-      if (!s->hash[i]) continue;
-      int j = (int)(s->hash[i] & (uint64_t)(nc - 1));
-      while (nh[j]) j = (j + 1) & (nc - 1);
-      nh[j] = s->hash[i];
-      memcpy(nv + (size_t)j * (size_t)n, s->vals + (size_t)i * (size_t)n, sizeof(Val) * (size_t)n);
-    }
-    free(s->vals);
-    free(s->hash);
-    s->vals = nv;
-    s->hash = nh;
-    s->cap = nc;
-  }
-  uint64_t h = state_hash(v, n);
-  int j = (int)(h & (uint64_t)(s->cap - 1));
-  while (s->hash[j]) {
-    if (s->hash[j] == h && memcmp(s->vals + (size_t)j * (size_t)n, v, sizeof(Val) * (size_t)n) == 0)
-      return;
-    j = (j + 1) & (s->cap - 1);
-  }
-  s->hash[j] = h;
-  memcpy(s->vals + (size_t)j * (size_t)n, v, sizeof(Val) * (size_t)n);
-  s->count++;
-}
-
 /* ------------------------------------------------------ final states */
 
 static int64_t typed_int(const Program *p, LocType t, int64_t x) {
@@ -540,31 +504,6 @@ static void merge_outcome(Outcome *into, const Outcome *o) {
   into->limit_hit |= o->limit_hit;
 }
 
-static int state_cmp(const Program *p, const State *a, const State *b) {
-  for (int q = 0; q < p->ndisp; q++) {
-    int c = engine_val_cmp(p, a->v[q], b->v[q]);
-    if (c) return c;
-  }
-  return 0;
-}
-
-/* Merge sort (stable, O(n log n)): tests can have thousands of states. */
-static void sort_states(const Program *p, State *v, int n) {
-  if (n < 2) return;
-  State *tmp = xmalloc(sizeof(State) * (size_t)n);
-  for (int width = 1; width < n; width *= 2) {
-    for (int lo = 0; lo < n; lo += 2 * width) {
-      int mid = MIN(lo + width, n), hi = MIN(lo + 2 * width, n);
-      int i = lo, j = mid, k = lo;
-      while (i < mid && j < hi) tmp[k++] = state_cmp(p, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
-      while (i < mid) tmp[k++] = v[i++];
-      while (j < hi) tmp[k++] = v[j++];
-    }
-    memcpy(v, tmp, sizeof(State) * (size_t)n);
-  }
-  free(tmp);
-}
-
 static void worker_init(Engine *g, Shared *sh, Program *p, const CProg *prog,
                         const EngineOpts *o, Err *err, Outcome *out) {
   memset(g, 0, sizeof *g);
@@ -578,7 +517,7 @@ static void worker_init(Engine *g, Shared *sh, Program *p, const CProg *prog,
   g->start = clock();
   memset(out, 0, sizeof *out);
   out->ndisp = p->ndisp;
-  g->set.ndisp = p->ndisp;
+  stateset_init(&g->set, p->ndisp);
   g->state = xcalloc((size_t)p->ndisp + 1, sizeof(Val));
   g->pre_es = xcalloc(PD_SLOTS, sizeof(Value *));
   g->pre_rf = xcalloc(PD_SLOTS, sizeof(Value *));
@@ -592,8 +531,7 @@ static void worker_free(Engine *g) {
   free(g->state);
   free(g->pre_es);
   free(g->pre_rf);
-  free(g->set.vals);
-  free(g->set.hash);
+  stateset_free(&g->set);
   arena_free(&g->es_arena);
   err_free(&g->werr);
 }
@@ -616,22 +554,68 @@ static void print_stats(Engine *w, int n, const Outcome *out) {
 }
 
 /* Collect the workers' states into the outcome, sorted as herd prints. */
-static void collect_states(Engine *w, int n, Program *p, Outcome *out, Arena *out_arena) {
-  StateSet *all = &w[0].set;
+/* Order of two states of the set (by slot), as herd sorts them. */
+static int slot_cmp(const Program *p, const StateSet *s, int a, int b, Val *va, Val *vb) {
+  stateset_get(s, a, va);
+  stateset_get(s, b, vb);
+  for (int q = 0; q < p->ndisp; q++) {
+    int c = engine_val_cmp(p, va[q], vb[q]);
+    if (c) return c;
+  }
+  return 0;
+}
+
+/* Merge sort of the slots (stable, O(n log n): thousands of states). */
+static void sort_slots(const Program *p, const StateSet *s, int *v, int n) {
+  if (n < 2) return;
+  int *tmp = xmalloc(sizeof(int) * (size_t)n);
+  Val *va = xmalloc(sizeof(Val) * (size_t)(p->ndisp + 1));
+  Val *vb = xmalloc(sizeof(Val) * (size_t)(p->ndisp + 1));
+  for (int width = 1; width < n; width *= 2) {
+    for (int lo = 0; lo < n; lo += 2 * width) {
+      int mid = MIN(lo + width, n), hi = MIN(lo + 2 * width, n);
+      int i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) tmp[k++] = slot_cmp(p, s, v[j], v[i], va, vb) < 0 ? v[j++] : v[i++];
+      while (i < mid) tmp[k++] = v[i++];
+      while (j < hi) tmp[k++] = v[j++];
+    }
+    memcpy(v, tmp, sizeof(int) * (size_t)n);
+  }
+  free(tmp);
+  free(va);
+  free(vb);
+}
+
+/* Gather the workers' states into worker 0's set, which the outcome then
+ * owns, with the output order. */
+static void collect_states(Engine *w, int n, Program *p, Outcome *out) {
+  StateSet *all = xmalloc(sizeof(StateSet));
+  *all = w[0].set;
+  stateset_init(&w[0].set, p->ndisp);
+  Val *tmp = xmalloc(sizeof(Val) * (size_t)(p->ndisp + 1));
   for (int i = 1; i < n; i++)
     for (int k = 0; k < w[i].set.cap; k++)
-      if (w[i].set.hash[k]) stateset_add(all, w[i].set.vals + (size_t)k * (size_t)p->ndisp);
-  int nd = p->ndisp;
+      if (stateset_get(&w[i].set, k, tmp)) stateset_add(all, tmp);
+  free(tmp);
+  out->set = all;
   out->nstates = all->count;
-  out->states = arena_alloc(out_arena, sizeof(State) * (size_t)(all->count + 1));
+  out->order = xmalloc(sizeof(int) * (size_t)(all->count + 1));
   int k = 0;
-  for (int i = 0; i < all->cap; i++) {
-    if (!all->hash[i]) continue;
-    Val *v = arena_alloc(out_arena, sizeof(Val) * (size_t)(nd + 1));
-    memcpy(v, all->vals + (size_t)i * (size_t)nd, sizeof(Val) * (size_t)nd);
-    out->states[k++].v = v;
-  }
-  sort_states(p, out->states, k);
+  for (int i = 0; i < all->cap; i++)
+    if (all->hash[i]) out->order[k++] = i;
+  sort_slots(p, all, out->order, k);
+}
+
+void outcome_state(const Outcome *o, int i, Val *v) {
+  stateset_get(o->set, o->order[i], v);
+}
+
+void outcome_free(Outcome *o) {
+  if (o->set) stateset_free(o->set);
+  free(o->set);
+  free(o->order);
+  o->set = NULL;
+  o->order = NULL;
 }
 
 void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
@@ -684,7 +668,8 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
   if (ok) {
     for (int i = 0; i < nworkers; i++) merge_outcome(out, &wout[i]);
     out->structures = structures;
-    collect_states(w, nworkers, p, out, out_arena);
+    collect_states(w, nworkers, p, out);
+    (void)out_arena;
     if (getenv("CORRAL_STATS")) print_stats(w, nworkers, out);
   }
   for (int i = 0; i < nworkers; i++) worker_free(&w[i]);

@@ -51,14 +51,10 @@ typedef struct EngineOpts {
   void *sink_ctx;
 } EngineOpts;
 
-/* One final state: a value per displayed location. */
-typedef struct State {
-  Val *v;
-} State;
-
 typedef struct Outcome {
   int ndisp;
-  State *states;             /* distinct states, sorted as herd prints them */
+  struct StateSet *set;      /* the distinct states (packed) */
+  int *order;                /* their slots in the set, sorted as herd prints */
   int nstates;
   uint64_t pos, neg;         /* executions where the condition holds / not */
   uint64_t flags;            /* flags raised by some accepted execution */
@@ -72,6 +68,11 @@ typedef struct Outcome {
  * outcome's arrays live in `out_arena`. */
 void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
                 Outcome *out, Arena *out_arena, Err *err);
+
+/* State i (in output order) into v (ndisp values). */
+void outcome_state(const Outcome *o, int i, Val *v);
+/* Free what engine_run allocated in the outcome. */
+void outcome_free(Outcome *o);
 
 /* Compare two values in herd's state order (signed integers first, then
  * addresses by symbol name, then labels). */

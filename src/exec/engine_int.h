@@ -9,14 +9,10 @@
 
 #include "engine.h"
 #include "es.h"
+#include "stateset.h"
 
 enum { PD_SLOTS = 64 + TAG_MAX }; /* cache slots: kinds, then tag sets */
 
-typedef struct StateSet {
-  Val *vals;         /* cap * ndisp */
-  uint64_t *hash;    /* 0 = empty slot */
-  int cap, count, ndisp;
-} StateSet;
 
 /* What the workers of one test share: the current structure and its
  * candidate writes (built by the main thread, read-only meanwhile), the

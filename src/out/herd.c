@@ -52,16 +52,19 @@ void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
   sb_printf(out, "Test %s %s\n", t->name,
             q == Q_EXISTS ? "Allowed" : q == Q_NOT_EXISTS ? "Forbidden" : "Required");
   sb_printf(out, "States %d\n", o->nstates);
+  Val *st = xmalloc(sizeof(Val) * (size_t)(p->ndisp + 1));
   for (int i = 0; i < o->nstates; i++) {
+    outcome_state(o, i, st);
     for (int k = 0; k < p->ndisp; k++) {
       if (k) sb_putc(out, ' ');
       sb_puts(out, p->disp[k].name);
       sb_putc(out, '=');
-      herd_print_value(p, &p->disp[k], o->states[i].v[k], opt->hexa, out);
+      herd_print_value(p, &p->disp[k], st[k], opt->hexa, out);
       sb_putc(out, ';');
     }
     sb_putc(out, '\n');
   }
+  free(st);
   bool ok = q == Q_EXISTS ? o->pos > 0 : q == Q_NOT_EXISTS ? o->pos == 0 : o->neg == 0;
   bool undef = (o->flags & 1) != 0;
   sb_printf(out, "%s%s\n", o->loop ? "Loop " : "", undef ? "Undef" : ok ? "Ok" : "No");
