@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """corral's benchmarks: `make bench` runs this.
 
-For each test it prints the median wall time of 5 runs, the number of
-candidates given to the model (-candidates true), the executions the model
-accepted (Positive + Negative) and the time per execution.  herd7's times on
-the same kind of machine, where known, are shown for comparison (from the
-speed issue and the corpus MANIFEST).
+For each generated scaling test (bench/gen.py) it prints the median wall
+time of 5 runs with -j 1 and with -j 2, the candidates given to the model
+(rf and final-write choices), the coherence candidates visited (leaves of
+the with-search) and probes, the executions the model accepted (Positive +
+Negative), the time per execution, and the peak memory.  herd7 7.58's times
+on this machine class, where known, are shown for comparison.  Finally,
+when ../shared is present, the total time on the public corpus.
 
   bench/run.py ./corral [--quick]
 """
@@ -22,56 +24,118 @@ ROOT = os.path.dirname(HERE)
 SHARED = os.path.join(ROOT, "..", "shared")
 MODELS = os.path.join(SHARED, "conformance", "models")
 
-# herd7 7.58, one core of this machine class (seconds)
+# herd7 7.58, one core of this machine class (seconds), from the speed issue
 HERD = {"IRIW-2": 0.04, "IRIW-3": 0.30, "IRIW-4": 6.4,
         "WWC-8": 0.61, "WWC-10": 3.3, "WWC-12": 17.0,
-        "CoWR-5": 0.26, "CoWR-6": 1.7, "CoWR-7": 19.3}
+        "CoWR-5": 0.26, "CoWR-6": 1.7, "CoWR-7": 19.3,
+        "RCU-10": 4.7, "RCU-12": 26.0, "RCU-14": 151.0}
+
+BUDGET = 30.0  # seconds: larger sizes of a family are skipped past this
 
 
-def run(binary, args, path):
+def run_once(binary, args, path, jobs):
+    env = dict(os.environ, CORRAL_STATS="1")
+    out_f, err_f = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
     t0 = time.perf_counter()
-    p = subprocess.run([binary] + args + ["-candidates", "true", path],
-                       capture_output=True, text=True, timeout=600)
+    argv = [binary, "-j", str(jobs)] + args + ["-candidates", "true", path]
+    # GNU time reports the peak memory of corral itself (a forked driver's
+    # rusage would count the driver's pages too)
+    if os.access("/usr/bin/time", os.X_OK):
+        argv = ["/usr/bin/time", "-f", "@@maxrss %M"] + argv
+    proc = subprocess.Popen(argv, stdout=out_f, stderr=err_f, env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
     dt = time.perf_counter() - t0
-    if p.returncode != 0:
-        return dt, None, None, p.stderr.strip().splitlines()[:1]
-    cand = re.search(r"^Candidates \S+ (\d+)", p.stdout, re.M)
-    pn = re.search(r"^Positive: (\d+) Negative: (\d+)", p.stdout, re.M)
-    execs = int(pn.group(1)) + int(pn.group(2)) if pn else None
-    return dt, int(cand.group(1)) if cand else None, execs, None
+    out_f.seek(0)
+    err_f.seek(0)
+    stdout, stderr = out_f.read(), err_f.read()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        lines = stderr.strip().splitlines()
+        return None, (lines[0] if lines else f"exit {code}")
+    m = re.search(r"@@maxrss (\d+)", stderr)
+    info = {"time": dt, "rss_mb": int(m.group(1)) / 1024.0 if m else usage.ru_maxrss / 1024.0}
+    m = re.search(r"^Candidates \S+ (\d+)", stdout, re.M)
+    info["cand"] = int(m.group(1)) if m else None
+    m = re.search(r"^Positive: (\d+) Negative: (\d+)", stdout, re.M)
+    info["execs"] = int(m.group(1)) + int(m.group(2)) if m else None
+    m = re.search(r"forks (\d+) probes (\d+)", stderr)
+    info["forks"], info["probes"] = (int(m.group(1)), int(m.group(2))) if m else (None, None)
+    return info, None
 
 
-def bench(binary, name, args, path, reps=5, out=sys.stdout):
-    times = []
-    cand = execs = err = None
+def measure(binary, args, path, jobs, reps=5):
+    times, last = [], None
     for _ in range(reps):
-        dt, cand, execs, err = run(binary, args, path)
+        info, err = run_once(binary, args, path, jobs)
         if err:
+            return None, err
+        times.append(info["time"])
+        last = info
+        if info["time"] > 3:  # long runs: fewer repetitions
             break
-        times.append(dt)
-        if dt > 5:  # long runs: fewer repetitions
-            break
-    if err:
-        print(f"{name:28} error: {err[0] if err else '?'}", file=out)
-        return None
-    med = statistics.median(times)
-    per = f"{1e6 * med / execs:10.1f}" if execs else "         -"
-    herd = f"{HERD[name]:8.2f}" if name in HERD else "       -"
-    print(f"{name:28} {1000 * med:10.1f} {cand if cand is not None else '-':>10} "
-          f"{execs if execs is not None else '-':>10} {per} {herd}", file=out)
-    return med
+    last["median"] = statistics.median(times)
+    return last, None
+
+
+def fmt(x, width, spec="d"):
+    return f"{x:{width}{spec}}" if x is not None else f"{'-':>{width}}"
 
 
 def header(title):
     print(f"\n{title}")
-    print(f"{'test':28} {'median ms':>10} {'candidates':>10} {'executions':>10} "
-          f"{'us/exec':>10} {'herd7 s':>8}")
+    print(f"{'test':14} {'-j1 ms':>10} {'-j2 ms':>10} {'x':>5} {'cand':>8} {'co seen':>9} "
+          f"{'probes':>9} {'execs':>9} {'us/exec':>8} {'MB':>6} {'herd7 s':>8}")
+
+
+def bench(binary, name, args, path):
+    one, err = measure(binary, args, path, 1)
+    if err:
+        print(f"{name:14} error: {err}")
+        return None
+    two, err = measure(binary, args, path, 2)
+    t1, t2 = one["median"], two["median"] if two else None
+    per = 1e6 * t1 / one["execs"] if one["execs"] else None
+    speed = t1 / t2 if t2 else None
+    herd = HERD.get(name)
+    print(f"{name:14} {1000 * t1:10.1f} {fmt(1000 * t2 if t2 else None, 10, '.1f')} "
+          f"{fmt(speed, 5, '.2f')} {fmt(one['cand'], 8)} {fmt(one['forks'], 9)} "
+          f"{fmt(one['probes'], 9)} {fmt(one['execs'], 9)} {fmt(per, 8, '.2f')} "
+          f"{one['rss_mb']:6.1f} {fmt(herd, 8, '.2f')}")
+    return t1
+
+
+def generate(tmp, fam, arg):
+    path = os.path.join(tmp, f"{fam}-{arg}.litmus")
+    with open(path, "w") as fh:
+        subprocess.run([sys.executable, os.path.join(HERE, "gen.py"), fam, str(arg)],
+                       stdout=fh, check=True)
+    return path
+
+
+def rcu_pattern(n):
+    """As many G as R, R first: RRGG..., one thread per letter."""
+    r = n // 2
+    return "R" * r + "G" * (n - r)
+
+
+def corpus_total(binary):
+    conform = os.path.join(SHARED, "tools", "conform")
+    p = subprocess.run([sys.executable, conform, "--corpus", os.path.join(SHARED, "conformance"),
+                        "--bin", binary, "--jobs", "1", "--quiet"],
+                       capture_output=True, text=True)
+    for line in p.stdout.splitlines():
+        if line.startswith("total"):
+            cols = line.split()
+            print(f"\nPublic corpus (conform --jobs 1): {cols[1]} tests, {cols[2]} passed, "
+                  f"corral {cols[5]} s vs herd7 {cols[6]} s: "
+                  f"{float(cols[6]) / max(float(cols[5]), 1e-9):.1f}x faster")
+            return
+    print("\nPublic corpus: conform printed no total")
 
 
 def main():
     binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "corral"))
     quick = "--quick" in sys.argv
-    have_shared = os.path.isdir(MODELS)
     tmp = tempfile.mkdtemp(prefix="corral-bench-")
 
     header("Our examples (corral's own models)")
@@ -79,35 +143,32 @@ def main():
         if f.endswith(".litmus"):
             bench(binary, f[:-7], [], os.path.join(ROOT, "examples", f))
 
-    if not have_shared:
-        print("\n../shared is not present: the PPC scaling tests need its ppc.cat; skipped")
+    if not os.path.isdir(MODELS):
+        print("\n../shared is not present: the scaling tests need its ppc.cat; skipped")
         return
     lib = ["-set-libdir", MODELS]
 
-    header("Conformance suite 'article'")
-    art = os.path.join(SHARED, "conformance", "suites", "article")
-    manifest = {}
-    for line in open(os.path.join(SHARED, "conformance", "MANIFEST.tsv")):
-        cols = line.rstrip("\n").split("\t")
-        if len(cols) >= 3 and cols[0] == "article":
-            manifest[os.path.basename(cols[1])] = cols[2].split()
-    for f in sorted(manifest):
-        bench(binary, f[:-7], lib + manifest[f], os.path.join(art, f))
-
-    families = [("iriw", range(1, 5 if quick else 6)), ("wwc", range(3, 9 if quick else 13)),
-                ("cowr", range(3, 6 if quick else 8))]
-    for fam, ns in families:
-        header(f"PPC {fam.upper()}-N with ppc.cat")
+    families = [("iriw", "IRIW", range(1, 6 if quick else 8)),
+                ("wwc", "WWC", range(3, 13 if quick else 19)),
+                ("cowr", "CoWR", range(3, 7 if quick else 10))]
+    for fam, label, ns in families:
+        header(f"PPC {label}-N, ppc.cat")
         for n in ns:
-            path = os.path.join(tmp, f"{fam}{n}.litmus")
-            with open(path, "w") as fh:
-                subprocess.run([sys.executable, os.path.join(HERE, "gen.py"), fam, str(n)],
-                               stdout=fh, check=True)
-            name = {"iriw": "IRIW", "wwc": "WWC", "cowr": "CoWR"}[fam] + f"-{n}"
-            med = bench(binary, name, lib + ["-model", "ppc.cat"], path)
-            if med is None or med > 60:
-                print(f"{'':28} (larger sizes skipped)")
+            t = bench(binary, f"{label}-{n}", lib + ["-model", "ppc.cat"], generate(tmp, fam, n))
+            if t is None or t > BUDGET:
+                print(f"{'':14} (larger sizes skipped)")
                 break
+
+    header("LKMM RCU chains, -conf linux-kernel.cfg")
+    for n in range(8, 13 if quick else 20):
+        pat = rcu_pattern(n)
+        t = bench(binary, f"RCU-{n}", lib + ["-conf", "linux-kernel.cfg"], generate(tmp, "rcu", pat))
+        if t is None or t > BUDGET:
+            print(f"{'':14} (larger sizes skipped)")
+            break
+
+    if not quick:
+        corpus_total(binary)
 
 
 if __name__ == "__main__":
