@@ -288,6 +288,7 @@ static CExpr *cexpr(Comp *c, const Expr *e, Scope *s) {
         x = cnode(c, e, CV_PRIM);
         x->name = e->name;
         x->slot = p;
+        if (!strcmp(nm(c, e->name), "different-values")) c->p->uses_values = true;
         return x;
       }
     }
@@ -792,6 +793,7 @@ void cat_prog_free(CProg *p) {
 }
 
 bool cat_prog_catdep(const CProg *p) { return p->catdep; }
+bool cat_prog_uses_values(const CProg *p) { return p->uses_values; }
 const CatNames *cat_prog_names(const CProg *p) { return p->names; }
 int cat_prog_nflags(const CProg *p) { return p->nflags; }
 const char *cat_prog_flag_name(const CProg *p, int i) { return p->flag_names[i]; }

@@ -188,6 +188,7 @@ struct CProg {
   const CIns **global_letrec; /* slot -> its top-level let rec, or NULL */
   int maxdepth;        /* number of nested with forks */
   int ncache;          /* expression cache slots (analyse.c) */
+  bool uses_values;    /* the model reads event values (different-values) */
   Through through;
   EnumType *enums;
   int nenums;
@@ -270,6 +271,10 @@ struct Run {
   int call_depth;
   int skip_with;       /* checks pruned by this CI_WITH already passed */
   int mode;            /* RUN_* flags (interp.h) */
+  const int *sym_class;/* run_set_symmetry */
+  int nsym;
+  uint64_t sym_used;   /* classes already applied on this path (bits) */
+  uint64_t mult;       /* executions each accepted one stands for */
   CatShown *shown;     /* capture: what the executed show instructions showed */
   int nshown, capshown;
   struct ECache *ecache; /* per cacheable expression (prog->ncache) */

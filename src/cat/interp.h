@@ -93,10 +93,12 @@ typedef struct CatHost {
   Value *(*predef)(void *ctx, int name, int *stage);
   /* Events e1 and e2 carry the same value (different-values primitive). */
   bool (*same_value)(void *ctx, int e1, int e2);
-  /* One accepted execution, with its flags (bit i = CProg flag i).  In
+  /* One accepted execution (`count` of them: see run_set_symmetry), with
+   * its flags (bit i = CProg flag i).  In
    * capture mode, `shown` lists the show/unshow instructions executed on
    * its way, in order (else it is empty). */
-  void (*accept)(void *ctx, uint64_t flags, const CatShown *shown, int nshown);
+  void (*accept)(void *ctx, uint64_t flags, const CatShown *shown, int nshown,
+                 uint64_t count);
   /* Explain mode: an execution rejected by a check (may be NULL). */
   void (*reject)(void *ctx, const CatFailure *f);
 } CatHost;
@@ -165,6 +167,14 @@ void run_begin_rf(Run *r);
  * accepted execution.  Raises through err on a model error. */
 void run_model(Run *r);
 void run_set_mode(Run *r, int mode);
+/* Symmetry (engine.c): classes of events that an automorphism of the
+ * candidate permutes freely (same structure, invisible to the model and
+ * the final state).  class_of[e] is the class of event e, or -1.  The first
+ * `with` that orders all of a class's events (a coherence order) then
+ * visits only the orders listing the class by increasing event number,
+ * and each execution found counts k! times for a class of k events. */
+void run_set_symmetry(Run *r, const int *class_of, int nclasses);
+bool cat_prog_uses_values(const CProg *p);
 /* Relations bound to names of the model at this point (capture or explain
  * callbacks): calls fn for each global binding already evaluated whose
  * value is a relation. */

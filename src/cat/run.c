@@ -478,7 +478,7 @@ void run_top(Run *r, int i, uint64_t flags) {
     return;
   }
   r->stats.accepted++;
-  r->host.accept(r->host.ctx, flags, r->shown, r->nshown);
+  r->host.accept(r->host.ctx, flags, r->shown, r->nshown, r->mult);
 }
 
 /* One branch per element, no search (sets that are not of relations). */
@@ -534,8 +534,15 @@ void run_model(Run *r) {
   r->busy.len = 0;
   r->skip_with = -1;
   r->nshown = 0;
+  r->sym_used = 0;
+  r->mult = 1;
   r->stats.runs++;
   run_top(r, 0, 0);
+}
+
+void run_set_symmetry(Run *r, const int *class_of, int nclasses) {
+  r->sym_class = class_of;
+  r->nsym = MIN(nclasses, 64);
 }
 
 void run_set_mode(Run *r, int mode) { r->mode = mode; }

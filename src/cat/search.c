@@ -142,6 +142,54 @@ static bool relation_set(const Value *v) {
   return true;
 }
 
+/* Symmetry breaking (run_set_symmetry): a class of k interchangeable
+ * events all in linearisation factor f, not yet ordered among themselves,
+ * is forced into increasing event order; each execution then stands for
+ * the k! orders of its orbit.  Returns the factor to search. */
+static Value *break_symmetry(Run *r, Value *f) {
+  if (f->kind != V_LIN || r->nsym == 0 || (r->mode & (RUN_CAPTURE | RUN_EXPLAIN))) return f;
+  Dim d = r->d;
+  const Lazy *z = f->u.lazy;
+  Lazy *y = NULL;
+  for (int c = 0; c < r->nsym; c++) {
+    if (r->sym_used & ((uint64_t)1 << c)) continue;
+    int ev[32], k = 0;
+    bool inside = true;
+    for (int e = 0; e < d.n && inside; e++)
+      if (r->sym_class[e] == c) {
+        if (!bit_get(z->set, e) || k == 32) inside = false;
+        else ev[k++] = e;
+      }
+    if (!inside || k < 2 || k > 20) continue;
+    const Word *order = y ? y->order : z->order;
+    bool free_ = true;
+    for (int a = 0; a < k && free_; a++)
+      for (int b = 0; b < k && free_; b++)
+        if (a != b && rel_get(d, order, ev[a], ev[b])) free_ = false;
+    if (!free_) continue;
+    if (!y) {
+      y = arena_alloc(run_cur(r), sizeof(Lazy));
+      *y = *z;
+      y->order = arena_alloc(run_cur(r), sizeof(Word) * (size_t)rel_words(d));
+      rel_copy(d, y->order, z->order);
+    }
+    for (int a = 0; a + 1 < k; a++) rel_set(d, y->order, ev[a], ev[a + 1]);
+    /* close again, on the factor's events only */
+    for (int m = set_next(d, y->set, 0); m >= 0; m = set_next(d, y->set, m + 1))
+      for (int x = set_next(d, y->set, 0); x >= 0; x = set_next(d, y->set, x + 1))
+        if (rel_get(d, y->order, x, m))
+          set_or(d, rel_row(d, y->order, x), rel_row(d, y->order, x), rel_crow(d, y->order, m));
+    uint64_t fact = 1;
+    for (int a = 2; a <= k; a++) fact *= (uint64_t)a;
+    r->mult *= fact;
+    r->sym_used |= (uint64_t)1 << c;
+  }
+  if (!y) return f;
+  Value *v = val_new(r, V_LIN);
+  v->u.lazy = y;
+  return v;
+}
+
 void run_with(Run *r, int i, Value *set, uint64_t flags) {
   const CIns *ci = r->prog->top.v[i];
   Search s = {0};
@@ -168,6 +216,14 @@ void run_with(Run *r, int i, Value *set, uint64_t flags) {
       run_with_plain(r, i, set, flags);
       return;
     }
+  uint64_t saved_mult = r->mult, saved_used = r->sym_used;
+  if (r->nsym) {
+    Value **fs = arena_alloc(s.work, sizeof(Value *) * (size_t)(s.nfactors + 1));
+    for (int k = 0; k < s.nfactors; k++) fs[k] = break_symmetry(r, s.factors[k]);
+    s.factors = fs;
+  }
   s.cur = arena_zalloc(s.work, sizeof(Word) * (size_t)rel_words(r->d));
   if (probe(&s, s.cur, false)) factor(&s, 0);
+  r->mult = saved_mult;
+  r->sym_used = saved_used;
 }

@@ -229,13 +229,14 @@ static void host_reject(void *ctx, const CatFailure *f) {
   if (g->o->exec_sink) send_view(g, 0, NULL, 0, f);
 }
 
-static void host_accept(void *ctx, uint64_t flags, const CatShown *shown, int nshown) {
+static void host_accept(void *ctx, uint64_t flags, const CatShown *shown, int nshown,
+                        uint64_t count) {
   Engine *g = ctx;
   if (g->o->exec_sink) send_view(g, flags, shown, nshown, NULL);
   if (g->cond_true)
-    g->out->pos++;
+    g->out->pos += count;
   else
-    g->out->neg++;
+    g->out->neg += count;
   g->out->flags |= flags;
   stateset_add(&g->set, g->state);
 }
@@ -249,6 +250,79 @@ static bool over_limits(Engine *g) {
       (double)(clock() - g->start) / CLOCKS_PER_SEC > g->o->timeout)
     return true;
   return false;
+}
+
+/* ------------------------------------------------------------ symmetry
+ * Threads made of a single write, to the same location, of the same shape
+ * (events, registers, intra-thread edges), whose write nobody reads and is
+ * not the final one, and whose registers are not observed, can be
+ * permuted without the model or the final state telling the difference
+ * (unless the model reads values: different-values).  Their writes form a
+ * class for run_set_symmetry. */
+
+static bool same_shape(const Engine *g, const int *a, const int *b, int n) {
+  const EventStructure *es = g->es;
+  Dim d = es->full;
+  for (int i = 0; i < n; i++) {
+    const Event *x = &es->ev[a[i]], *y = &es->ev[b[i]];
+    if (x->flags != y->flags || x->reg != y->reg || x->size != y->size ||
+        x->tags != y->tags || x->inst != y->inst)
+      return false;
+    for (int j = 0; j < n; j++) {
+      if (rel_get(d, es->iico_data, a[i], a[j]) != rel_get(d, es->iico_data, b[i], b[j]) ||
+          rel_get(d, es->iico_ctrl, a[i], a[j]) != rel_get(d, es->iico_ctrl, b[i], b[j]) ||
+          rel_get(d, es->rf_reg, a[i], a[j]) != rel_get(d, es->rf_reg, b[i], b[j]))
+        return false;
+    }
+  }
+  return true;
+}
+
+static void find_symmetry(Engine *g) {
+  const EventStructure *es = g->es;
+  int nt = es->nthreads;
+  if (!g->sym_enabled || nt < 2) {
+    run_set_symmetry(g->run, NULL, 0);
+    return;
+  }
+  /* the write of each candidate thread, or -1 */
+  int *wr = g->sym_write;
+  for (int t = 0; t < nt; t++) wr[t] = -1;
+  for (int e = 0; e < es->nrel; e++) {
+    const Event *ev = &es->ev[e];
+    if (ev->thread < 0) continue;
+    int t = ev->thread;
+    bool plain_w = (ev->flags & (EV_R | EV_W | EV_INIT)) == EV_W && es->nodes[ev->loc].op == S_CONST;
+    wr[t] = wr[t] == -1 && plain_w && !g->sym_observed[t] ? e : -2;
+  }
+  for (int i = 0; i < es->nreads; i++) {
+    const Event *w = &es->ev[g->rf_src[i]];
+    if (w->thread >= 0 && wr[w->thread] == g->rf_src[i]) wr[w->thread] = -2;
+  }
+  for (int t = 0; t < nt; t++)
+    if (wr[t] >= 0) {
+      const SymNode *l = &es->nodes[es->ev[wr[t]].loc];
+      if (l->k.kind != VAL_ADDR || g->fw[l->k.sym] == wr[t]) wr[t] = -2;
+    }
+  int *cls = g->sym_class;
+  for (int e = 0; e < es->n; e++) cls[e] = -1;
+  int nclasses = 0;
+  for (int a = 0; a < nt && nclasses < 64; a++) {
+    if (wr[a] < 0 || cls[wr[a]] >= 0) continue;
+    int members = 1;
+    const int *ea = g->thread_events[a];
+    int na = g->thread_nevents[a];
+    for (int b = a + 1; b < nt; b++) {
+      if (wr[b] < 0 || cls[wr[b]] >= 0 || g->thread_nevents[b] != na) continue;
+      if (es->nodes[es->ev[wr[b]].loc].k.sym != es->nodes[es->ev[wr[a]].loc].k.sym) continue;
+      if (!same_shape(g, ea, g->thread_events[b], na)) continue;
+      if (members == 1) cls[wr[a]] = nclasses;
+      cls[wr[b]] = nclasses;
+      members++;
+    }
+    if (members > 1) nclasses++;
+  }
+  run_set_symmetry(g->run, cls, nclasses);
 }
 
 /* A complete rf and final-write choice: compute the state and run the
@@ -284,6 +358,7 @@ static void run_candidate(Engine *g) {
   __atomic_add_fetch(&g->sh->candidates, 1, __ATOMIC_RELAXED);
   predef_reset(g, false);
   run_begin_rf(g->run);
+  find_symmetry(g);
   run_model(g->run);
 }
 
@@ -420,6 +495,22 @@ static void worker_begin(Engine *g) {
   for (int s = 0; s < es->nsyms; s++) g->fw[s] = -1;
   g->rf_src = ARENA_NEWN(&g->es_arena, int, es->nreads + 1);
   g->view_val = NULL;
+  /* per thread: its events in id order (relevant ones, then registers) */
+  int nt = es->nthreads;
+  g->thread_nevents = ARENA_NEWN(&g->es_arena, int, nt + 1);
+  g->thread_events = ARENA_NEWN(&g->es_arena, int *, nt + 1);
+  for (int e = 0; e < es->n; e++)
+    if (es->ev[e].thread >= 0) g->thread_nevents[es->ev[e].thread]++;
+  for (int t = 0; t < nt; t++) {
+    g->thread_events[t] = ARENA_NEWN(&g->es_arena, int, g->thread_nevents[t] + 1);
+    g->thread_nevents[t] = 0;
+  }
+  for (int e = 0; e < es->n; e++) {
+    int t = es->ev[e].thread;
+    if (t >= 0) g->thread_events[t][g->thread_nevents[t]++] = e;
+  }
+  g->sym_write = ARENA_NEWN(&g->es_arena, int, nt + 1);
+  g->sym_class = ARENA_NEWN(&g->es_arena, int, es->n + 1);
 }
 
 /* Work item k fixes the choices of the first `prefix` reads (mixed radix). */
@@ -504,6 +595,18 @@ static void merge_outcome(Outcome *into, const Outcome *o) {
   into->limit_hit |= o->limit_hit;
 }
 
+static void mark_prop_threads(const Prop *pr, bool *seen, int nthreads) {
+  if (!pr) return;
+  if ((pr->kind == P_EQ || pr->kind == P_LOCEQ) && pr->loc.kind != LOC_GLOBAL &&
+      pr->loc.kind != LOC_CELL && pr->loc.thread >= 0 && pr->loc.thread < nthreads)
+    seen[pr->loc.thread] = true;
+  if (pr->kind == P_LOCEQ && pr->loc2.kind != LOC_GLOBAL && pr->loc2.kind != LOC_CELL &&
+      pr->loc2.thread >= 0 && pr->loc2.thread < nthreads)
+    seen[pr->loc2.thread] = true;
+  mark_prop_threads(pr->a, seen, nthreads);
+  mark_prop_threads(pr->b, seen, nthreads);
+}
+
 static void worker_init(Engine *g, Shared *sh, Program *p, const CProg *prog,
                         const EngineOpts *o, Err *err, Outcome *out) {
   memset(g, 0, sizeof *g);
@@ -523,9 +626,17 @@ static void worker_init(Engine *g, Shared *sh, Program *p, const CProg *prog,
   g->pre_rf = xcalloc(PD_SLOTS, sizeof(Value *));
   arena_init(&g->es_arena);
   err_init(&g->werr);
+  /* Symmetry needs models blind to values, and real executions otherwise
+   * (pictures, explanations) */
+  g->sym_enabled = !cat_prog_uses_values(prog) && o->run_mode == 0 && !o->exec_sink;
+  g->sym_observed = xcalloc((size_t)p->nthreads + 1, sizeof(bool));
+  for (int i = 0; i < p->ndisp; i++)
+    if (p->disp[i].kind == DL_REG) g->sym_observed[p->disp[i].thread] = true;
+  mark_prop_threads(p->test->filter, g->sym_observed, p->nthreads);
 }
 
 static void worker_free(Engine *g) {
+  free(g->sym_observed);
   run_free(g->run);
   free(g->pd_of_name);
   free(g->state);

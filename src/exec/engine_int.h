@@ -66,6 +66,11 @@ typedef struct Engine {
   StateSet set;
   Outcome *out;
   clock_t start;
+  /* symmetry (find_symmetry) */
+  bool sym_enabled;
+  bool *sym_observed;      /* per thread: a register is displayed/filtered */
+  int **thread_events, *thread_nevents;
+  int *sym_write, *sym_class;
   /* capture / explain: the view handed to the sink */
   Val *view_val, *view_wval, *view_loc;
   Word *view_rf;
