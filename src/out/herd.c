@@ -10,6 +10,18 @@
 #include "cond.h"
 #include "hash.h"
 
+/* Decimal without printf: state lines are printed by the hundred thousand. */
+static void put_u64(StrBuf *out, uint64_t u, bool neg) {
+  char buf[24];
+  int k = sizeof buf;
+  do {
+    buf[--k] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  if (neg) buf[--k] = '-';
+  sb_putn(out, buf + k, sizeof buf - (size_t)k);
+}
+
 void herd_print_value(const Program *p, const DispLoc *d, Val v, bool hexa,
                       StrBuf *out) {
   switch (v.kind) {
@@ -20,11 +32,11 @@ void herd_print_value(const Program *p, const DispLoc *d, Val v, bool hexa,
     if (hexa) {
       sb_printf(out, "0x%" PRIx64, u);
     } else if (!d->type.is_signed) {
-      sb_printf(out, "%" PRIu64, u);
+      put_u64(out, u, false);
     } else {
       int64_t s = (int64_t)u;
       if (bits < 64 && (u >> (bits - 1)) & 1) s = (int64_t)(u | ~(((uint64_t)1 << bits) - 1));
-      sb_printf(out, "%" PRId64, s);
+      put_u64(out, s < 0 ? 0 - (uint64_t)s : (uint64_t)s, s < 0);
     }
     return;
   }
