@@ -33,7 +33,7 @@ CONFORM_SUITES ?= --suite article --suite x86 --suite ppc
 CONFORM  = $(SHARED)/tools/conform
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all test unit regress conform check-asan bench clean
+.PHONY: all test unit regress conform check-asan bench fuzz clean
 
 all: $(BIN)
 
@@ -74,8 +74,12 @@ check-asan:
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  LDFLAGS="-fsanitize=address,undefined" test
 
+# libFuzzer harnesses (clang), FUZZ_SECONDS each (default 60)
+fuzz:
+	@tests/fuzz/run-fuzz.sh
+
 bench: corral
 	@bench/run.sh ./corral
 
 clean:
-	rm -rf build build-asan corral
+	rm -rf build build-asan build-fuzz corral

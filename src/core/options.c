@@ -305,6 +305,12 @@ static int o_conf(corral_options *o, const char *n, const char *a, char **m) {
         rc = fail(m, "%s: error: unknown configuration key '%s'", where, key + 1);
         break;
       }
+      if (d->arity == 1 && !*v) {
+        char where[200];
+        snprintf(where, sizeof where, "%s:%d:1", path, line);
+        rc = fail(m, "%s: error: configuration key '%s' needs an argument", where, key + 1);
+        break;
+      }
       rc = d->fn(o, key, *v ? v : NULL, m);
     }
     if (!eol) break;

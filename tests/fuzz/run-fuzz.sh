@@ -1,0 +1,41 @@
+#!/bin/sh
+# make fuzz: build the libFuzzer harnesses (clang) and run each for
+# FUZZ_SECONDS (default 60), seeded from our tests and, when present, the
+# public corpus.  Fails on any crash, leak, sanitizer report or timeout.
+set -eu
+cd "$(dirname "$0")/../.."
+secs=${FUZZ_SECONDS:-60}
+build=build-fuzz
+flags="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all"
+make -s BUILD=$build BIN=$build/corral CC=clang \
+  CFLAGS="$flags -fsanitize=fuzzer-no-link" LDFLAGS="-fsanitize=address,undefined" \
+  $build/libcorral.a >/dev/null
+seeds=$(mktemp -d)
+trap 'rm -rf "$seeds"' EXIT
+mkdir -p "$seeds/litmus" "$seeds/cat" "$seeds/cfg"
+cp tests/litmus/*.litmus tests/bad/*.litmus examples/*.litmus "$seeds/litmus/" 2>/dev/null || true
+cp models/*.cat tests/bad/*.cat "$seeds/cat/" 2>/dev/null || true
+if [ -d ../shared/conformance ]; then
+  ls ../shared/conformance/suites/*/*.litmus | awk 'NR % 20 == 1' | while read -r f; do
+    cp "$f" "$seeds/litmus/$(echo "$f" | tr '/' '_')"; done
+  cp ../shared/conformance/models/*.cat ../shared/conformance/models/*.bell "$seeds/cat/" 2>/dev/null || true
+  cp ../shared/conformance/models/*.cfg "$seeds/cfg/" 2>/dev/null || true
+fi
+status=0
+for h in litmus cat model cfg; do
+  case $h in litmus) dir=litmus ;; model) dir=cat ;; *) dir=$h ;; esac
+  bin=$build/fuzz_$h
+  clang -std=c17 -D_GNU_SOURCE -Iinclude -Isrc $flags -fsanitize=fuzzer \
+    -o "$bin" tests/fuzz/fuzz_$h.c $build/libcorral.a -lnettle -lpthread -lm
+  work=$(mktemp -d)
+  cp -r "$seeds/$dir/." "$work/"
+  echo "== fuzz_$h for ${secs}s"
+  if ! "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+       -artifact_prefix="$build/crash-$h-" "$work" 2>"$build/fuzz_$h.log"; then
+    status=1
+    echo "fuzz_$h FAILED: see $build/fuzz_$h.log and $build/crash-$h-*"
+  fi
+  grep -E "^#[0-9]+.*DONE|Done [0-9]+ runs" "$build/fuzz_$h.log" | tail -1 || true
+  rm -rf "$work"
+done
+exit $status
