@@ -239,7 +239,7 @@ static void mark_data_ports(SemCtx *c, uint64_t deps) {
   }
 }
 
-void sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
+SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
   Event e = {0};
   e.flags = EV_W;
   e.loc = addr.s;
@@ -249,7 +249,9 @@ void sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
   e.tags = tags;
   e.reg = -1;
   mark_data_ports(c, data.deps);
-  add_event(c, e, addr.deps | data.deps);
+  int id = add_event(c, e, addr.deps | data.deps);
+  SVal r = {data.s, ev_bit(c, id)};
+  return r;
 }
 
 SVal sem_rmw_event(SemCtx *c, SVal addr, int size, uint64_t tags, int *ev) {

@@ -3,13 +3,14 @@
  */
 #include "sem.h"
 
-extern const SemArch sem_x86, sem_x86_64, sem_ppc;
+extern const SemArch sem_x86, sem_x86_64, sem_ppc, sem_riscv;
 
 const SemArch *sem_arch(Arch a) {
   switch (a) {
   case ARCH_X86: return &sem_x86;
   case ARCH_X86_64: return &sem_x86_64;
   case ARCH_PPC: return &sem_ppc;
+  case ARCH_RISCV: return &sem_riscv;
   default: return NULL;
   }
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ppc.h"
+#include "riscv.h"
 #include "x86.h"
 #include "x86_64.h"
 
@@ -21,6 +22,7 @@ static const ArchOps *const table[ARCH_COUNT] = {
     [ARCH_X86] = &x86_arch_ops,
     [ARCH_X86_64] = &x86_64_arch_ops,
     [ARCH_PPC] = &ppc_arch_ops,
+    [ARCH_RISCV] = &riscv_arch_ops,
 };
 
 const ArchOps *arch_ops(Arch a) {

@@ -1,8 +1,9 @@
 /*
  * test_litmus.c — unit tests of the litmus front end (parse.c, the X86,
- * X86_64 and PPC parsers), the Hash= digest and the Condition printer;
- * then, when ../shared/conformance/suites exists, a pass over every
- * X86/X86_64/PPC test of the x86, ppc, article and sc suites comparing
+ * X86_64, PPC and RISC-V parsers), the Hash= digest and the Condition
+ * printer; then, when ../shared/conformance/suites exists, a pass over
+ * every X86/X86_64/PPC/RISCV test of the x86, ppc, article, sc and riscv
+ * suites comparing
  * our Hash= and Condition lines with herd7's .expected output.
  */
 #include <dirent.h>
@@ -465,6 +466,52 @@ static void test_ppc(void) {
             "4:8: PPC instruction 'li r1,0x': bad number '0x'");
 }
 
+static void test_riscv(void) {
+  CHECK_STR(ins_of("RISCV", "lw a0,4(t1)"), "lw x10,4(x6)");
+  CHECK_STR(ins_of("RISCV", "lw x1,(x2)"), "lw x1,0(x2)");
+  CHECK_STR(ins_of("RISCV", "lbu x1,-8(s0)"), "lbu x1,-8(x8)");
+  CHECK_STR(ins_of("RISCV", "lw.aq x1,0(x2)"), "lw.aq x1,0(x2)");
+  CHECK_STR(ins_of("RISCV", "ld.aq.rl x1,0(x2)"), "ld.aqrl x1,0(x2)");
+  CHECK_STR(ins_of("RISCV", "sw.rl zero,0(fp)"), "sw.rl x0,0(x8)");
+  CHECK_STR(ins_of("RISCV", "sd.aqrl x1,8(x2)"), "sd.aqrl x1,8(x2)");
+  CHECK_STR(ins_of("RISCV", "li t0,1"), "ori x5,x0,1");
+  CHECK_STR(ins_of("RISCV", "mv x5,x6"), "mv x5,x6");
+  CHECK_STR(ins_of("RISCV", "addi x5,x6,0"), "mv x5,x6");
+  CHECK_STR(ins_of("RISCV", "addi x5,x6,-3"), "addi x5,x6,-3");
+  CHECK_STR(ins_of("RISCV", "xori x5,x6,1"), " xori x5,x6,1");
+  CHECK_STR(ins_of("RISCV", "xor x9,x7,x7"), "xor x9,x7,x7");
+  CHECK_STR(ins_of("RISCV", "addw s11,t6,a7"), "addw x27,x31,x17");
+  CHECK_STR(ins_of("RISCV", "lui x1,5"), "lui x1,5");
+  CHECK_STR(ins_of("RISCV", "lr.w x8,0(x6)"), "lr.w x8,0(x6)");
+  CHECK_STR(ins_of("RISCV", "lr.d.aq x8,(x6)"), "lr.d.aq x8,0(x6)");
+  CHECK_STR(ins_of("RISCV", "sc.w.rl x9,x7,0(x6)"), "sc.w.rl x9,x7,0(x6)");
+  CHECK_STR(ins_of("RISCV", "amoswap.w.aq.rl x0,x5,(x6)"),
+            "amoswap.w.aqrl x0,x5,(x6)");
+  CHECK_STR(ins_of("RISCV", "amoadd.d x5,x4,0(x6)"), "amoadd.d x5,x4,(x6)");
+  CHECK_STR(ins_of("RISCV", "fence"), "fence rw,rw");
+  CHECK_STR(ins_of("RISCV", "fence r, rw"), "fence r,rw");
+  CHECK_STR(ins_of("RISCV", "fence iorw,ow"), "fence iorw,ow");
+  CHECK_STR(ins_of("RISCV", "fence.tso"), "fence.tso");
+  CHECK_STR(ins_of("RISCV", "fence.i"), "fence.i");
+  CHECK_STR(ins_of("RISCV", "bne x9,x0,LC00"), "bne x9,x0,LC00");
+  CHECK_STR(ins_of("RISCV", "j L"), "j L");
+  CHECK_STR(ins_of("RISCV", "sext.w a0,a1"), "sext.w x10,x11");
+  CHECK_STR(ins_of("RISCV", "la a0,x"), "la x10,x");
+  CHECK_STR(ins_of("RISCV", "sw x5,0(%r)"), "sw x5,0(%r)");
+  CHECK_STR(ins_of("RISCV", "nop"), "nop");
+  CHECK_STR(ins_of("RISCV", "LW x1,0(x2)"),
+            "4:2: unknown RISCV instruction 'LW x1,0(x2)'");
+  CHECK_STR(ins_of("RISCV", "lw.rl x1,0(x2)"),
+            "4:2: unknown RISCV instruction 'lw.rl x1,0(x2)'");
+  CHECK_STR(ins_of("RISCV", "add s10,x1,x2"),
+            "4:6: RISCV instruction 'add s10,x1,x2': expected a register");
+  CHECK_STR(ins_of("RISCV", "lr.w x1,4(x2)"),
+            "4:10: RISCV instruction 'lr.w x1,4(x2)': the offset must be 0");
+  CHECK_STR(ins_of("RISCV", "fence r,x"),
+            "4:10: RISCV instruction 'fence r,x': expected a fence access set "
+            "(r, w, rw, ir, ow, iorw)");
+}
+
 /* ------------------------------------------------------------ robustness */
 
 /* Every prefix, and byte mutations, of a few tests: never a crash (the
@@ -539,7 +586,8 @@ static bool wanted_arch(const char *text) {
   size_t n = strcspn(text + i, " \t\r\n");
   return (n == 3 && strncmp(text + i, "X86", 3) == 0) ||
          (n == 6 && strncmp(text + i, "X86_64", 6) == 0) ||
-         (n == 3 && strncmp(text + i, "PPC", 3) == 0);
+         (n == 3 && strncmp(text + i, "PPC", 3) == 0) ||
+         (n == 5 && strncmp(text + i, "RISCV", 5) == 0);
 }
 
 static void check_corpus_test(const char *path, Stats *st) {
@@ -621,7 +669,7 @@ static void corpus(void) {
     return;
   }
   closedir(d);
-  static const char *const suites[] = {"x86", "ppc", "article", "sc"};
+  static const char *const suites[] = {"x86", "ppc", "article", "sc", "riscv"};
   Stats st = {0};
   for (size_t i = 0; i < ARRAY_LEN(suites); i++) {
     char dir[1024];
@@ -645,6 +693,7 @@ int main(void) {
   test_x86();
   test_x86_64();
   test_ppc();
+  test_riscv();
   test_fuzz();
   corpus();
   return check_report("test_litmus");
