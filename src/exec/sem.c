@@ -328,6 +328,15 @@ void sem_branch(SemCtx *c, SVal cond, const char *label) {
 
 void sem_exit(SemCtx *c) { c->flow = FLOW_EXIT; }
 
+void sem_jump_value(SemCtx *c, SVal target) {
+  Val v;
+  if (!sem_is_const(c, target, &v) || v.kind != VAL_LABEL)
+    sem_error(c, "indirect jump to a value that is not a known label");
+  if (v.sym != c->thread)
+    sem_error(c, "indirect jump to a label of thread P%d", (int)v.sym);
+  sem_jump(c, intern_name(&c->prog->labels, (int)v.num));
+}
+
 void sem_reserve(SemCtx *c, SVal addr, int size) {
   c->has_resv = true;
   c->resv_addr = addr;

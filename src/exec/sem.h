@@ -81,6 +81,9 @@ void sem_jump(SemCtx *c, const char *label);
  * explored when cond is symbolic). */
 void sem_branch(SemCtx *c, SVal cond, const char *label);
 void sem_exit(SemCtx *c);                         /* end of the thread */
+/* Indirect jump (ARM BX, MIPS jr): to the label the value holds, which
+ * must be a known label of the current thread. */
+void sem_jump_value(SemCtx *c, SVal target);
 
 /* Exclusive reservation of the thread (lwarx/stwcx., LDXR/STXR...). */
 void sem_reserve(SemCtx *c, SVal addr, int size);

@@ -173,9 +173,10 @@ static void parse_imm(AsmScan *s, Instr *ins) {
   asm_add_op(s, ins, OPK_IMM)->imm = asm_expect_num(s);
 }
 
-static void parse_name(AsmScan *s, Instr *ins, OperandKind kind) {
-  if (s->tok.kind != AT_NAME) asm_error(s, "expected a name");
-  asm_add_op(s, ins, kind)->sym = asm_tok_str(s);
+/* la rd,x: the location x (OPK_SYM). */
+static void parse_sym(AsmScan *s, Instr *ins) {
+  if (s->tok.kind != AT_NAME) asm_error(s, "expected a location");
+  asm_add_op(s, ins, OPK_SYM)->sym = asm_tok_str(s);
   asm_next(s);
 }
 
@@ -195,13 +196,8 @@ static void parse_addr(AsmScan *s, Instr *ins, bool zero_only) {
   asm_expect(s, ')');
 }
 
-/* Registers ('r') and immediates ('k') separated by commas. */
 static void parse_list(AsmScan *s, Instr *ins, const char *pat) {
-  for (const char *p = pat; *p; p++) {
-    if (p != pat) asm_expect(s, ',');
-    if (*p == 'r') parse_reg(s, ins);
-    else parse_imm(s, ins);
-  }
+  asm_parse_list(s, ins, pat, parse_reg);
 }
 
 /* One fence access set: r w rw, or the device forms ir ow iorw. */
@@ -248,9 +244,9 @@ static void parse_operands(AsmScan *s, Instr *ins, Form form) {
     parse_list(s, ins, "rr");
     asm_add_op(s, ins, OPK_IMM)->imm = 0;
     break;
-  case F_LA: parse_reg(s, ins), asm_expect(s, ','), parse_name(s, ins, OPK_SYM); break;
-  case F_LABEL: parse_name(s, ins, OPK_LABEL); break;
-  case F_BCC: parse_list(s, ins, "rr"), asm_expect(s, ','), parse_name(s, ins, OPK_LABEL); break;
+  case F_LA: parse_reg(s, ins), asm_expect(s, ','), parse_sym(s, ins); break;
+  case F_LABEL: asm_parse_label(s, ins); break;
+  case F_BCC: parse_list(s, ins, "rr"), asm_expect(s, ','), asm_parse_label(s, ins); break;
   case F_FENCE: parse_fence(s, ins); break;
   case F_LOAD:
   case F_STORE: parse_reg(s, ins), asm_expect(s, ','), parse_addr(s, ins, false); break;
