@@ -154,6 +154,8 @@ typedef bool (*EvPred)(const Event *e);
 static bool p_relevant(const Event *e) { return (e->flags & EV_REG) == 0; }
 static bool p_reg(const Event *e) { return (e->flags & EV_REG) != 0; }
 static bool p_load(const Event *e) { return (e->flags & EV_R) != 0; }
+static bool p_store(const Event *e) { return (e->flags & EV_W) != 0; }
+static bool p_mem(const Event *e) { return (e->flags & EV_MEM) != 0; }
 static bool p_commit(const Event *e) { return (e->flags & EV_COMMIT) != 0; }
 static bool p_bcc(const Event *e) { return (e->flags & EV_BCC) != 0; }
 static bool p_pred(const Event *e) { return (e->flags & EV_PRED) != 0; }
@@ -183,9 +185,12 @@ void es_deps(const EventStructure *es, Deps *out, Arena *a) {
   restrict_by(es, iico_regs, iico, p_reg, p_reg);
   rel_or(d, dd_inside, iico_regs, es->rf_reg);
   rel_closure(d, dd_inside);
-  /* dd_pre = [load]; iico; dd_inside */
+  /* dd_pre = ([load]; iico | [store]; iico_ctrl); dd_inside.  A store
+   * controls other events only in RISC-V sc (its success result). */
   Word *from_load = NEWREL(), *dd_pre = NEWREL();
   restrict_by(es, from_load, iico, p_load, p_any);
+  restrict_by(es, tmp, es->iico_ctrl, p_store, p_any);
+  rel_or(d, from_load, from_load, tmp);
   rel_compose(d, dd_pre, from_load, dd_inside);
   /* last_data: iico edges to commits, or from a data port to a store */
   Word *last_data = NEWREL(), *last_addr = NEWREL();
@@ -219,7 +224,7 @@ void es_deps(const EventStructure *es, Deps *out, Arena *a) {
   rel_or(d, dd, dd, out->data);
   rel_compose(d, tmp, dd, ctrl1);
   out->ctrl = NEWREL();
-  restrict_by(es, out->ctrl, tmp, p_load, p_relevant);
+  restrict_by(es, out->ctrl, tmp, p_mem, p_relevant);
   out->depend = dd;
   (void)p_commit;
 #undef NEWREL

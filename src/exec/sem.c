@@ -239,7 +239,7 @@ static void mark_data_ports(SemCtx *c, uint64_t deps) {
   }
 }
 
-void sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
+SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
   Event e = {0};
   e.flags = EV_W;
   e.loc = addr.s;
@@ -249,7 +249,9 @@ void sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
   e.tags = tags;
   e.reg = -1;
   mark_data_ports(c, data.deps);
-  add_event(c, e, addr.deps | data.deps);
+  int id = add_event(c, e, addr.deps | data.deps);
+  SVal r = {data.s, ev_bit(c, id)};
+  return r;
 }
 
 SVal sem_rmw_event(SemCtx *c, SVal addr, int size, uint64_t tags, int *ev) {
@@ -325,6 +327,15 @@ void sem_branch(SemCtx *c, SVal cond, const char *label) {
 }
 
 void sem_exit(SemCtx *c) { c->flow = FLOW_EXIT; }
+
+void sem_jump_value(SemCtx *c, SVal target) {
+  Val v;
+  if (!sem_is_const(c, target, &v) || v.kind != VAL_LABEL)
+    sem_error(c, "indirect jump to a value that is not a known label");
+  if (v.sym != c->thread)
+    sem_error(c, "indirect jump to a label of thread P%d", (int)v.sym);
+  sem_jump(c, intern_name(&c->prog->labels, (int)v.num));
+}
 
 void sem_reserve(SemCtx *c, SVal addr, int size) {
   c->has_resv = true;

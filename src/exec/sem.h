@@ -48,7 +48,9 @@ void sem_write_reg(SemCtx *c, int reg, SVal v);
 /* Memory.  `tags` are Event.tags bits from sem_tag(); `flags` extra EV_
  * flags (EV_NEXP...).  Sizes in bytes. */
 SVal sem_load(SemCtx *c, SVal addr, int size, uint64_t tags);
-void sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags);
+/* Returns an SVal carrying the write event, for sem_ctrl_dep (RISC-V sc:
+ * the success result depends on the write). */
+SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags);
 /* A single read-modify-write event (both R and W): returns the old value;
  * the value written is wfun applied by the caller: pass `data` computed
  * from the returned old value with sem_rmw_set_write(). */
@@ -79,6 +81,9 @@ void sem_jump(SemCtx *c, const char *label);
  * explored when cond is symbolic). */
 void sem_branch(SemCtx *c, SVal cond, const char *label);
 void sem_exit(SemCtx *c);                         /* end of the thread */
+/* Indirect jump (ARM BX, MIPS jr): to the label the value holds, which
+ * must be a known label of the current thread. */
+void sem_jump_value(SemCtx *c, SVal target);
 
 /* Exclusive reservation of the thread (lwarx/stwcx., LDXR/STXR...). */
 void sem_reserve(SemCtx *c, SVal addr, int size);

@@ -3,13 +3,17 @@
  */
 #include "sem.h"
 
-extern const SemArch sem_x86, sem_x86_64, sem_ppc;
+extern const SemArch sem_x86, sem_x86_64, sem_ppc, sem_riscv, sem_arm,
+    sem_mips;
 
 const SemArch *sem_arch(Arch a) {
   switch (a) {
   case ARCH_X86: return &sem_x86;
   case ARCH_X86_64: return &sem_x86_64;
   case ARCH_PPC: return &sem_ppc;
+  case ARCH_RISCV: return &sem_riscv;
+  case ARCH_ARM: return &sem_arm;
+  case ARCH_MIPS: return &sem_mips;
   default: return NULL;
   }
 }

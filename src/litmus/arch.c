@@ -11,7 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arm.h"
+#include "mips.h"
 #include "ppc.h"
+#include "riscv.h"
 #include "x86.h"
 #include "x86_64.h"
 
@@ -21,6 +24,9 @@ static const ArchOps *const table[ARCH_COUNT] = {
     [ARCH_X86] = &x86_arch_ops,
     [ARCH_X86_64] = &x86_64_arch_ops,
     [ARCH_PPC] = &ppc_arch_ops,
+    [ARCH_ARM] = &arm_arch_ops,
+    [ARCH_RISCV] = &riscv_arch_ops,
+    [ARCH_MIPS] = &mips_arch_ops,
 };
 
 const ArchOps *arch_ops(Arch a) {
@@ -211,6 +217,17 @@ void asm_expect(AsmScan *s, char punct) {
     asm_error(s, "expected '%c', found %s", punct, tok_desc(s, buf, sizeof buf));
 }
 
+bool asm_upper_or_lower(const char *upper, const char *s, size_t n) {
+  if (strlen(upper) != n) return false;
+  bool up = true, low = true;
+  for (size_t i = 0; i < n; i++) {
+    char u = upper[i], l = (char)(u >= 'A' && u <= 'Z' ? u - 'A' + 'a' : u);
+    up = up && s[i] == u;
+    low = low && s[i] == l;
+  }
+  return up || low;
+}
+
 bool asm_is_name(const AsmScan *s, const char *name) {
   return s->tok.kind == AT_NAME && strlen(name) == s->tok.len &&
          memcmp(s->tok.s, name, s->tok.len) == 0;
@@ -269,6 +286,21 @@ Operand *asm_add_op(AsmScan *s, Instr *ins, OperandKind kind) {
   o->kind = (uint8_t)kind;
   o->reg = o->reg2 = -1;
   return o;
+}
+
+void asm_parse_label(AsmScan *s, Instr *ins) {
+  if (s->tok.kind != AT_NAME) asm_error(s, "expected a label");
+  asm_add_op(s, ins, OPK_LABEL)->sym = asm_tok_str(s);
+  asm_next(s);
+}
+
+void asm_parse_list(AsmScan *s, Instr *ins, const char *pat,
+                    void (*reg)(AsmScan *s, Instr *ins)) {
+  for (const char *p = pat; *p; p++) {
+    if (p != pat) asm_expect(s, ',');
+    if (*p == 'r') reg(s, ins);
+    else asm_add_op(s, ins, OPK_IMM)->imm = asm_expect_num(s);
+  }
 }
 
 const char *asm_label_name(const Operand *o,

@@ -296,6 +296,9 @@ bool asm_is(const AsmScan *s, char punct);
 bool asm_accept(AsmScan *s, char punct);
 void asm_expect(AsmScan *s, char punct);
 bool asm_is_name(const AsmScan *s, const char *name);
+/* [s, s+n) is `upper` or its all-lower-case spelling (herd's X86 and ARM
+ * lexers accept both, not mixed case). */
+bool asm_upper_or_lower(const char *upper, const char *s, size_t n);
 char *asm_tok_str(const AsmScan *s);  /* current token's text, arena copy */
 int64_t asm_expect_num(AsmScan *s);
 void asm_expect_end(AsmScan *s);
@@ -306,6 +309,12 @@ CR_NORETURN void asm_unknown(AsmScan *s);
 Instr *asm_new_instr(AsmScan *s, int op);
 /* Append an operand (all fields cleared, reg = reg2 = -1). */
 Operand *asm_add_op(AsmScan *s, Instr *ins, OperandKind kind);
+/* A label operand (name in sym): "expected a label" otherwise. */
+void asm_parse_label(AsmScan *s, Instr *ins);
+/* Operands separated by commas per a pattern: 'r' a register parsed by
+ * `reg`, 'k' an immediate (OPK_IMM). */
+void asm_parse_list(AsmScan *s, Instr *ins, const char *pat,
+                    void (*reg)(AsmScan *s, Instr *ins));
 /* Print a label operand through the hash's renaming callback. */
 const char *asm_label_name(const Operand *o,
                            const char *(*rename)(void *ctx, const char *l),

@@ -162,10 +162,6 @@ static void parse_gpr(AsmScan *s, Instr *ins) {
   asm_next(s);
 }
 
-static void parse_imm(AsmScan *s, Instr *ins) {
-  asm_add_op(s, ins, OPK_IMM)->imm = asm_expect_num(s);
-}
-
 /* d(rA), or the old syntax d,rA; the displacement becomes operand 1. */
 static void parse_dform(AsmScan *s, Instr *ins) {
   int64_t d = asm_expect_num(s);
@@ -191,20 +187,10 @@ static void parse_crf(AsmScan *s, Instr *ins) {
   }
 }
 
-static void parse_label(AsmScan *s, Instr *ins) {
-  if (s->tok.kind != AT_NAME) asm_error(s, "expected a label");
-  asm_add_op(s, ins, OPK_LABEL)->sym = asm_tok_str(s);
-  asm_next(s);
-}
-
 /* Registers and immediates separated by commas, per a pattern string
  * ('r' register, 'k' immediate). */
 static void parse_list(AsmScan *s, Instr *ins, const char *pat) {
-  for (const char *p = pat; *p; p++) {
-    if (p != pat) asm_expect(s, ',');
-    if (*p == 'r') parse_gpr(s, ins);
-    else parse_imm(s, ins);
-  }
+  asm_parse_list(s, ins, pat, parse_gpr);
 }
 
 static void parse_operands(AsmScan *s, Instr *ins, const struct Mnemo *m) {
@@ -225,10 +211,10 @@ static void parse_operands(AsmScan *s, Instr *ins, const struct Mnemo *m) {
     break;
   case F_CMP: parse_crf(s, ins), parse_list(s, ins, "rr"); break;
   case F_CMPI: parse_crf(s, ins), parse_list(s, ins, "rk"); break;
-  case F_LABEL: parse_label(s, ins); break;
+  case F_LABEL: asm_parse_label(s, ins); break;
   case F_BCC:
     asm_add_op(s, ins, OPK_COND)->imm = m->cc;
-    parse_label(s, ins);
+    asm_parse_label(s, ins);
     break;
   case F_R: parse_gpr(s, ins); break;
   case F_STR:

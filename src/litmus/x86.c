@@ -61,22 +61,10 @@ static const struct Mnemo {
     {"LFENCE", X86_LFENCE, F_NONE, 0},
 };
 
-/* Upper-case or lower-case spelling of a table name, as herd's lexer. */
-static bool mnemo_match(const char *upper, const char *s, size_t n) {
-  if (strlen(upper) != n) return false;
-  bool up = true, low = true;
-  for (size_t i = 0; i < n; i++) {
-    char u = upper[i], l = (char)(u >= 'A' && u <= 'Z' ? u - 'A' + 'a' : u);
-    up = up && s[i] == u;
-    low = low && s[i] == l;
-  }
-  return up || low;
-}
-
 static const struct Mnemo *find_mnemo(const AsmScan *s) {
   if (s->tok.kind != AT_NAME) return NULL;
   for (size_t i = 0; i < ARRAY_LEN(mnemos); i++)
-    if (mnemo_match(mnemos[i].name, s->tok.s, s->tok.len)) return &mnemos[i];
+    if (asm_upper_or_lower(mnemos[i].name, s->tok.s, s->tok.len)) return &mnemos[i];
   return NULL;
 }
 
@@ -133,13 +121,6 @@ static void parse_op(AsmScan *s, Instr *ins) {
   }
 }
 
-static void parse_label(AsmScan *s, Instr *ins) {
-  if (s->tok.kind != AT_NAME) asm_error(s, "expected a label");
-  Operand *o = asm_add_op(s, ins, OPK_LABEL);
-  o->sym = asm_tok_str(s);
-  asm_next(s);
-}
-
 static void parse_operands(AsmScan *s, Instr *ins, const struct Mnemo *m) {
   switch (m->form) {
   case F_NONE: break;
@@ -156,10 +137,10 @@ static void parse_operands(AsmScan *s, Instr *ins, const struct Mnemo *m) {
     asm_expect(s, ',');
     expect_reg(s, asm_add_op(s, ins, OPK_REG));
     break;
-  case F_LABEL: parse_label(s, ins); break;
+  case F_LABEL: asm_parse_label(s, ins); break;
   case F_CC_LABEL:
     asm_add_op(s, ins, OPK_COND)->imm = m->cc;
-    parse_label(s, ins);
+    asm_parse_label(s, ins);
     break;
   }
 }
@@ -169,7 +150,7 @@ static Instr *x86_parse_instr(Arena *a, Err *err, const char *text,
   AsmScan s;
   asm_scan_init(&s, a, err, "X86", text, pos);
   uint32_t flags = 0;
-  if (mnemo_match("LOCK", s.tok.s, s.tok.kind == AT_NAME ? s.tok.len : 0)) {
+  if (asm_upper_or_lower("LOCK", s.tok.s, s.tok.kind == AT_NAME ? s.tok.len : 0)) {
     flags |= X86_F_LOCK;
     asm_next(&s);
     asm_accept(&s, ';');

@@ -218,12 +218,6 @@ static void parse_src(AsmScan *s, Instr *ins) {
   }
 }
 
-static void parse_label(AsmScan *s, Instr *ins) {
-  if (s->tok.kind != AT_NAME) asm_error(s, "expected a label");
-  asm_add_op(s, ins, OPK_LABEL)->sym = asm_tok_str(s);
-  asm_next(s);
-}
-
 /* Operands are stored destination first (see x86_64.h): parse in source
  * order, then swap where AT&T puts the destination last. */
 static void parse_operands(AsmScan *s, Instr *ins, const struct Mnemo *m) {
@@ -247,10 +241,10 @@ static void parse_operands(AsmScan *s, Instr *ins, const struct Mnemo *m) {
     asm_expect(s, ',');
     parse_ea(s, ins);
     break;
-  case F_LABEL: parse_label(s, ins); return;
+  case F_LABEL: asm_parse_label(s, ins); return;
   case F_CC_LABEL:
     asm_add_op(s, ins, OPK_COND)->imm = m->cc;
-    parse_label(s, ins);
+    asm_parse_label(s, ins);
     return;
   }
   Operand t = ins->ops[0];

@@ -1,8 +1,9 @@
 /*
  * test_litmus.c — unit tests of the litmus front end (parse.c, the X86,
- * X86_64 and PPC parsers), the Hash= digest and the Condition printer;
- * then, when ../shared/conformance/suites exists, a pass over every
- * X86/X86_64/PPC test of the x86, ppc, article and sc suites comparing
+ * X86_64, PPC, RISC-V, ARM and MIPS parsers), the Hash= digest and the Condition
+ * printer; then, when ../shared/conformance/suites exists, a pass over
+ * every X86/X86_64/PPC/RISCV test of the x86, ppc, article, sc and riscv
+ * suites comparing
  * our Hash= and Condition lines with herd7's .expected output.
  */
 #include <dirent.h>
@@ -465,6 +466,131 @@ static void test_ppc(void) {
             "4:8: PPC instruction 'li r1,0x': bad number '0x'");
 }
 
+static void test_riscv(void) {
+  CHECK_STR(ins_of("RISCV", "lw a0,4(t1)"), "lw x10,4(x6)");
+  CHECK_STR(ins_of("RISCV", "lw x1,(x2)"), "lw x1,0(x2)");
+  CHECK_STR(ins_of("RISCV", "lbu x1,-8(s0)"), "lbu x1,-8(x8)");
+  CHECK_STR(ins_of("RISCV", "lw.aq x1,0(x2)"), "lw.aq x1,0(x2)");
+  CHECK_STR(ins_of("RISCV", "ld.aq.rl x1,0(x2)"), "ld.aqrl x1,0(x2)");
+  CHECK_STR(ins_of("RISCV", "sw.rl zero,0(fp)"), "sw.rl x0,0(x8)");
+  CHECK_STR(ins_of("RISCV", "sd.aqrl x1,8(x2)"), "sd.aqrl x1,8(x2)");
+  CHECK_STR(ins_of("RISCV", "li t0,1"), "ori x5,x0,1");
+  CHECK_STR(ins_of("RISCV", "mv x5,x6"), "mv x5,x6");
+  CHECK_STR(ins_of("RISCV", "addi x5,x6,0"), "mv x5,x6");
+  CHECK_STR(ins_of("RISCV", "addi x5,x6,-3"), "addi x5,x6,-3");
+  CHECK_STR(ins_of("RISCV", "xori x5,x6,1"), " xori x5,x6,1");
+  CHECK_STR(ins_of("RISCV", "xor x9,x7,x7"), "xor x9,x7,x7");
+  CHECK_STR(ins_of("RISCV", "addw s11,t6,a7"), "addw x27,x31,x17");
+  CHECK_STR(ins_of("RISCV", "lui x1,5"), "lui x1,5");
+  CHECK_STR(ins_of("RISCV", "lr.w x8,0(x6)"), "lr.w x8,0(x6)");
+  CHECK_STR(ins_of("RISCV", "lr.d.aq x8,(x6)"), "lr.d.aq x8,0(x6)");
+  CHECK_STR(ins_of("RISCV", "sc.w.rl x9,x7,0(x6)"), "sc.w.rl x9,x7,0(x6)");
+  CHECK_STR(ins_of("RISCV", "amoswap.w.aq.rl x0,x5,(x6)"),
+            "amoswap.w.aqrl x0,x5,(x6)");
+  CHECK_STR(ins_of("RISCV", "amoadd.d x5,x4,0(x6)"), "amoadd.d x5,x4,(x6)");
+  CHECK_STR(ins_of("RISCV", "fence"), "fence rw,rw");
+  CHECK_STR(ins_of("RISCV", "fence r, rw"), "fence r,rw");
+  CHECK_STR(ins_of("RISCV", "fence iorw,ow"), "fence iorw,ow");
+  CHECK_STR(ins_of("RISCV", "fence.tso"), "fence.tso");
+  CHECK_STR(ins_of("RISCV", "fence.i"), "fence.i");
+  CHECK_STR(ins_of("RISCV", "bne x9,x0,LC00"), "bne x9,x0,LC00");
+  CHECK_STR(ins_of("RISCV", "j L"), "j L");
+  CHECK_STR(ins_of("RISCV", "sext.w a0,a1"), "sext.w x10,x11");
+  CHECK_STR(ins_of("RISCV", "la a0,x"), "la x10,x");
+  CHECK_STR(ins_of("RISCV", "sw x5,0(%r)"), "sw x5,0(%r)");
+  CHECK_STR(ins_of("RISCV", "nop"), "nop");
+  CHECK_STR(ins_of("RISCV", "LW x1,0(x2)"),
+            "4:2: unknown RISCV instruction 'LW x1,0(x2)'");
+  CHECK_STR(ins_of("RISCV", "lw.rl x1,0(x2)"),
+            "4:2: unknown RISCV instruction 'lw.rl x1,0(x2)'");
+  CHECK_STR(ins_of("RISCV", "add s10,x1,x2"),
+            "4:6: RISCV instruction 'add s10,x1,x2': expected a register");
+  CHECK_STR(ins_of("RISCV", "lr.w x1,4(x2)"),
+            "4:10: RISCV instruction 'lr.w x1,4(x2)': the offset must be 0");
+  CHECK_STR(ins_of("RISCV", "fence r,x"),
+            "4:10: RISCV instruction 'fence r,x': expected a fence access set "
+            "(r, w, rw, ir, ow, iorw)");
+}
+
+static void test_arm(void) {
+  CHECK_STR(ins_of("ARM", "LDR R0,[R1]"), "LDR R0,[R1]");
+  CHECK_STR(ins_of("ARM", "ldr r0, r1"), "LDR R0,[R1]");
+  CHECK_STR(ins_of("ARM", "LDR R0,[R1,#0]"), "LDR R0,[R1,#0]");
+  CHECK_STR(ins_of("ARM", "LDR R0,[R1,R2]"), "LDR R0,[R1,R2]");
+  CHECK_STR(ins_of("ARM", "LDR R0,[R1,R2,LSL #2]"), "LDR R0,[R1,R2,lsl #2]");
+  CHECK_STR(ins_of("ARM", "LDRNE R0,[R1]"), "LDRNE R0,[R1]");
+  CHECK_STR(ins_of("ARM", "STREQ R0,[R1,R2]"), "STREQ R0,[R1,R2]");
+  CHECK_STR(ins_of("ARM", "STR IP,[SP]"), "STR R12,[SP]");
+  CHECK_STR(ins_of("ARM", "LDREX R0,[R1]"), "LDREX R0,[R1]");
+  CHECK_STR(ins_of("ARM", "STREX R2,R0,[R1]"), "STREX R2,R0,[R1]");
+  CHECK_STR(ins_of("ARM", "LDA R0,[R1]"), "LDA R0,[R1]");
+  CHECK_STR(ins_of("ARM", "STL R0,[R1]"), "STL R0,[R1]");
+  CHECK_STR(ins_of("ARM", "LDAEX R0,[R1]"), "LDAEX R0,[R1]");
+  CHECK_STR(ins_of("ARM", "STLEX R2,R0,[R1]"), "STLEX R2,R0,[R1]");
+  CHECK_STR(ins_of("ARM", "LDRD R0,R1,[R2]"), "LDRD R0, R1, [R2]");
+  CHECK_STR(ins_of("ARM", "LDRD R4,[R2,#8]"), "LDRD R4, R5, [R2, #8]");
+  CHECK_STR(ins_of("ARM", "LDM R0,{R1,R2}"), "LDM R0, {R1,R2}");
+  CHECK_STR(ins_of("ARM", "LDMIB R0,{R1,R2}"), "LDMIB R0, {R1,R2}");
+  CHECK_STR(ins_of("ARM", "ADD R0,R1,#1"), "ADD R0,R1,#1");
+  CHECK_STR(ins_of("ARM", "adds r0,r1,r2"), "ADDS R0,R1,R2");
+  CHECK_STR(ins_of("ARM", "EOR R2,R0,R0"), "EOR R2,R0,R0");
+  CHECK_STR(ins_of("ARM", "EORS R2,R0,R1"), "EORS R2,R0,R1");
+  CHECK_STR(ins_of("ARM", "ANDEQ R0,R1,R2"), "ANDEQ R0, R1, R2");
+  CHECK_STR(ins_of("ARM", "ANDEQ R0,R0,R0"), "NOP");
+  CHECK_STR(ins_of("ARM", "CMP R0,#1"), "CMP R0,#1");
+  CHECK_STR(ins_of("ARM", "CMP R0,R1"), "CMP R0,R1");
+  CHECK_STR(ins_of("ARM", "MOV R0,1"), "MOV R0,#1");
+  CHECK_STR(ins_of("ARM", "MOVNE R0,R1"), "MOVNE R0,R1");
+  CHECK_STR(ins_of("ARM", "MOVW R0,#5"), "MOVWR0, #5");
+  CHECK_STR(ins_of("ARM", "MOVWEQ R0,#5"), "MOVWEQR0, #5");
+  CHECK_STR(ins_of("ARM", "MOVT R0,#5"), "MOVT R0, #5");
+  CHECK_STR(ins_of("ARM", "MOVTEQ R0,#5"), "MOVT EQR0, #5");
+  CHECK_STR(ins_of("ARM", "BNE L0"), "BNE L0");
+  CHECK_STR(ins_of("ARM", "CBNZ R1,L0"), "CBNZ R1,L0");
+  CHECK_STR(ins_of("ARM", "BX LR"), "BX LR");
+  CHECK_STR(ins_of("ARM", "DMB"), "DMB");
+  CHECK_STR(ins_of("ARM", "DMB SY"), "DMB");
+  CHECK_STR(ins_of("ARM", "dsb ishst"), "DSB ISHST");
+  CHECK_STR(ins_of("ARM", "ISB"), "ISB");
+  CHECK_STR(ins_of("ARM", "PUSH {R1,R2}"), "NOP");
+  CHECK_STR(ins_of("ARM", "SEL R0,R1,R2"), "SEL R0,R1,R2");
+  CHECK_STR(ins_of("ARM", "STR R0,[%a]"), "STR R0,[%a]");
+  CHECK_STR(ins_of("ARM", "Ldr R0,[R1]"),
+            "4:2: unknown ARM instruction 'Ldr R0,[R1]'");
+  CHECK_STR(ins_of("ARM", "LDRNE R0,[R1,#4]"),
+            "4:18: ARM instruction 'LDRNE R0,[R1,#4]': a conditional access "
+            "takes [Rn] or [Rn,Rm]");
+  CHECK_STR(ins_of("ARM", "LDREX R0,[R1,#4]"),
+            "4:18: ARM instruction 'LDREX R0,[R1,#4]': expected [Rn]");
+}
+
+static void test_mips(void) {
+  CHECK_STR(ins_of("MIPS", "lw $2,0($3)"), "lw $2,0($3)");
+  CHECK_STR(ins_of("MIPS", "lw v0,(a0)"), "lw $2,0($4)");
+  CHECK_STR(ins_of("MIPS", "sw $ra,-8($sp)"), "sw $31,-8($29)");
+  CHECK_STR(ins_of("MIPS", "ll $a4,4($t9)"), "ll $a4,4($25)");
+  CHECK_STR(ins_of("MIPS", "sc $2,0($3)"), "sc $2,0($3)");
+  CHECK_STR(ins_of("MIPS", "ld $2,0($3)"), "ld $2,0($3)");
+  CHECK_STR(ins_of("MIPS", "li $2,1"), "li $2,1");
+  CHECK_STR(ins_of("MIPS", "lui $2,1"), "lui $2,1");
+  CHECK_STR(ins_of("MIPS", "move $2,$zero"), "move $2,$0");
+  CHECK_STR(ins_of("MIPS", "addiu $2,$2,-1"), "addiu $2,$2,-1");
+  CHECK_STR(ins_of("MIPS", "xor $2,$3,$3"), "xor $2,$3,$3");
+  CHECK_STR(ins_of("MIPS", "dext $2,$3,4,8"), "dext $2,$3,4,8");
+  CHECK_STR(ins_of("MIPS", "beq $2,$0,L"), "beq $2,$0,L");
+  CHECK_STR(ins_of("MIPS", "bgtz $2,L"), "bgtz $2,L");
+  CHECK_STR(ins_of("MIPS", "b L"), "b L");
+  CHECK_STR(ins_of("MIPS", "jr $ra"), "jr $31");
+  CHECK_STR(ins_of("MIPS", "sync"), "sync");
+  CHECK_STR(ins_of("MIPS", "sw %r,0($3)"), "sw %r,0($3)");
+  CHECK_STR(ins_of("MIPS", "LW $2,0($3)"),
+            "4:2: unknown MIPS instruction 'LW $2,0($3)'");
+  CHECK_STR(ins_of("MIPS", "lw $ 2,0($3)"),
+            "4:7: MIPS instruction 'lw $ 2,0($3)': expected a register");
+  CHECK_STR(ins_of("MIPS", "lw $hi,0($3)"),
+            "4:6: MIPS instruction 'lw $hi,0($3)': expected a register");
+}
+
 /* ------------------------------------------------------------ robustness */
 
 /* Every prefix, and byte mutations, of a few tests: never a crash (the
@@ -510,6 +636,14 @@ static void test_fuzz(void) {
            "x=y)\n<<\n");
   fuzz_one("X86_64 T\n{}\n P0 ;\n lock; xchgl %eax,4(%rbx,%rcx,2) ;\n"
            "exists (0:rax=1)\n");
+  fuzz_one("RISCV T\n{ 0:a0=x; }\n P0 ;\n L: lr.w.aq x5,0(a0) ;\n"
+           " sc.w.rl t1,x5,(a0) ;\n bne t1,zero,L ;\n amoadd.d x0,x5,(%r) ;\n"
+           " fence r,rw ;\nexists (0:x5=1)\n");
+  fuzz_one("ARM T\n{ 0:R0=x; }\n P0 ;\n LDREX R1,[R0] ;\n"
+           " STREX R2,R1,[R0,R3,LSL #2] ;\n CMP R2,#0 ;\n BNE L ;\n"
+           " LDRD R4,[R0] ;\n L: MOVTEQ R1,#3 ;\nexists (0:R1=1)\n");
+  fuzz_one("MIPS T\n{ 0:$2=x; }\n P0 ;\n ll $3,0($2) ;\n sc $3,4($2) ;\n"
+           " beq $3,$0,L ;\n L: dext $4,$3,1,2 ;\nexists (0:$3=1)\n");
 }
 
 /* ------------------------------------------------------------- corpus */
@@ -539,7 +673,8 @@ static bool wanted_arch(const char *text) {
   size_t n = strcspn(text + i, " \t\r\n");
   return (n == 3 && strncmp(text + i, "X86", 3) == 0) ||
          (n == 6 && strncmp(text + i, "X86_64", 6) == 0) ||
-         (n == 3 && strncmp(text + i, "PPC", 3) == 0);
+         (n == 3 && strncmp(text + i, "PPC", 3) == 0) ||
+         (n == 5 && strncmp(text + i, "RISCV", 5) == 0);
 }
 
 static void check_corpus_test(const char *path, Stats *st) {
@@ -621,7 +756,7 @@ static void corpus(void) {
     return;
   }
   closedir(d);
-  static const char *const suites[] = {"x86", "ppc", "article", "sc"};
+  static const char *const suites[] = {"x86", "ppc", "article", "sc", "riscv"};
   Stats st = {0};
   for (size_t i = 0; i < ARRAY_LEN(suites); i++) {
     char dir[1024];
@@ -645,6 +780,9 @@ int main(void) {
   test_x86();
   test_x86_64();
   test_ppc();
+  test_riscv();
+  test_arm();
+  test_mips();
   test_fuzz();
   corpus();
   return check_report("test_litmus");
