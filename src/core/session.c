@@ -213,6 +213,12 @@ static corral_status simulate(const corral_options *o, const Test *t,
     r->diag = format_err(&err);
     goto done;
   }
+  for (int i = 0; i < nv; i++)
+    if (!strcmp(vars[i], "mixed"))
+      /* byte-split accesses are not implemented: refuse rather than give
+       * a wrong answer */
+      err_raise(&err, ERRK_SEMANTIC, where,
+                "-variant mixed (mixed-size accesses) is not supported yet");
   if (o->archcheck && m->main && m->main->arch) {
     Arch ma;
     bool known = arch_from_name(m->main->arch, &ma);
