@@ -302,6 +302,9 @@ static inline bool is_lazy(const Value *v) {
 
 /* eval.c */
 Value *cat_eval(Run *r, const CExpr *e, Frame *f);
+/* After an error: the bindings being forced since busy.len was saved_busy
+ * become thunks again (try, show, explain). */
+void run_undo_busy(Run *r, int saved_busy);
 CR_NORETURN void cat_error(Run *r, SrcPos pos, const char *fmt, ...)
     CR_PRINTF(3, 4);
 Arena *run_cur(Run *r);

@@ -166,7 +166,7 @@ static bool do_check(Run *r, const CIns *ci, Frame *f, uint64_t *flags) {
   case CM_CHECK:
     if (!ok && (r->mode & RUN_EXPLAIN) && r->host.reject) {
       CatFailure fl = {ci->check_name >= 0 ? intern_name(&r->prog->names->in, ci->check_name) : NULL,
-                       (int)ci->test, ci->negated, ci->pos, v};
+                       (int)ci->test, ci->negated, ci->pos, v, ci->e};
       r->host.reject(r->host.ctx, &fl);
     }
     return ok;
@@ -379,11 +379,7 @@ static void record_show(Run *r, const CIns *ci, Frame *f) {
       err_pop(r->err, &j);
       push_shown(r, name, v);
     } else {
-      for (int i = r->busy.len - 1; i >= saved_busy; i--) {
-        if (r->busy.data[i].g) r->busy.data[i].g->state = SLOT_THUNK;
-        if (r->busy.data[i].s) r->busy.data[i].s->state = SLOT_THUNK;
-      }
-      r->busy.len = saved_busy;
+      run_undo_busy(r, saved_busy);
       r->level = saved_level;
       r->wm = saved_wm;
     }
