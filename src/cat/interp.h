@@ -207,6 +207,9 @@ typedef struct CatWitness {
   const Word *checked;  /* the checked relation (valid during the callback) */
 } CatWitness;
 bool run_explain(Run *r, const CatFailure *f, CatWitness *w, Arena *a);
+/* The relation bound to `name` at this point (computed if it was not
+ * yet: a binding is lazy), or NULL. */
+const Value *run_relation_named(Run *r, const char *name);
 /* The check as text: "acyclic po-loc | rf | fr | co". */
 void run_check_text(const Run *r, const CatFailure *f, StrBuf *out);
 /* The named relations (evaluated bindings and predefined relations, not

@@ -436,7 +436,7 @@ static void force_call(void *ctx) {
   ForceCall *c = ctx;
   Run *r = c->r;
   for (int s = 0; s < r->prog->nglobals; s++) {
-    if (!c->seen[s] || r->g[s].state != SLOT_THUNK) continue;
+    if (!c->seen[s] || !run_slot_visible(r, s) || r->g[s].state != SLOT_THUNK) continue;
     CExpr ref = {.kind = CV_GLOBAL, .slot = s, .name = r->prog->global_name[s], .cache = -1};
     cat_eval(r, &ref, frame_new(r, 0, NULL));
   }
@@ -466,7 +466,9 @@ void run_foreach_vocabulary(Run *r, const CatFailure *f,
   for (int s = 0; s < p->nglobals; s++) {
     const GSlot *g = &r->g[s];
     const char *name = gname(r, s);
-    if (!v.seen[s] || !name || g->state != SLOT_VALUE || !g->v || g->v->kind != V_REL) continue;
+    if (!v.seen[s] || !name || !run_slot_visible(r, s) || g->state != SLOT_VALUE || !g->v ||
+        g->v->kind != V_REL)
+      continue;
     fn(ctx, name, g->v, false);
   }
   free(v.seen);
@@ -565,4 +567,32 @@ void run_check_text(const Run *r, const CatFailure *f, StrBuf *out) {
   sb_putc(out, ' ');
   if (f->e) print_expr(r, f->e, out);
   else sb_puts(out, "...");
+}
+
+/* ------------------------------------------------------ one name */
+
+typedef struct NamedCall {
+  Run *r;
+  int slot;
+  Value *v;
+} NamedCall;
+
+static void named_call(void *ctx) {
+  NamedCall *c = ctx;
+  CExpr ref = {.kind = CV_GLOBAL, .slot = c->slot, .name = c->r->prog->global_name[c->slot],
+               .cache = -1};
+  c->v = lazy_force(c->r, cat_eval(c->r, &ref, frame_new(c->r, 0, NULL)));
+}
+
+const Value *run_relation_named(Run *r, const char *name) {
+  int id = intern_find(&r->prog->names->in, name);
+  if (id < 0) return NULL;
+  for (int s = r->prog->nglobals - 1; s >= 0; s--) {
+    if (r->prog->global_name[s] != id || !run_slot_visible(r, s)) continue;
+    if (r->g[s].state != SLOT_VALUE && r->g[s].state != SLOT_THUNK) return NULL;
+    NamedCall c = {r, s, NULL};
+    if (!guarded(r, named_call, &c) || !c.v || c.v->kind != V_REL) return NULL;
+    return c.v;
+  }
+  return NULL;
 }

@@ -77,21 +77,9 @@ static const char *label_of(const Labels *l, int a, int b, const char *via) {
 }
 
 /* The value of a named relation of the model at this point, or NULL. */
-typedef struct Lookup {
-  const char *name;
-  const Word *bits;
-} Lookup;
-
-static void lookup_fn(void *ctx, const char *name, const Value *v) {
-  Lookup *k = ctx;
-  const Word *b = val_bits(v, NULL);
-  if (b && !strcmp(name, k->name)) k->bits = b; /* the latest binding */
-}
-
 static const Word *named_relation(Run *run, const char *name) {
-  Lookup k = {name, NULL};
-  run_foreach_relation(run, lookup_fn, &k);
-  return k.bits;
+  const Value *v = run_relation_named(run, name);
+  return v ? val_bits(v, NULL) : NULL;
 }
 
 /* ------------------------------------------------------------ events */
@@ -253,6 +241,35 @@ static int group_of(Explanation *x, const ExecView *v) {
   return x->groups.len - 1;
 }
 
+/* x -po-> f -po-> y through a fence f becomes x -mfence-> y when the model
+ * names a relation after the fence (mfence, sync...) that holds (x, y):
+ * people read fences as edges, not as events. */
+static void merge_fences(Explanation *x, const ExecView *v, ExExec *ex) {
+  const Program *p = v->p;
+  for (int i = 0; i < ex->nedges; i++) {
+    int s = ex->start[i], t = ex->start[i + 1];
+    for (int k = s; k + 1 < t; k++) {
+      const Event *f = &v->es->ev[ex->fine[k].b];
+      if (!(f->flags & EV_FENCE) || strcmp(ex->fine[k].label, "po") ||
+          strcmp(ex->fine[k + 1].label, "po"))
+        continue;
+      int tag = f->tags ? __builtin_ctzll(f->tags) : -1;
+      if (tag < 0 || tag >= p->tags.count) continue;
+      char name[64];
+      snprintf(name, sizeof name, "%s", p->tags.names[tag]);
+      for (char *c = name; *c; c++) *c = (char)tolower((unsigned char)*c);
+      const Word *r = named_relation(v->run, name);
+      int a = ex->fine[k].a, b = ex->fine[k + 1].b;
+      if (!r || !rel_get(v->d, r, a, b)) continue;
+      ex->fine[k] = (ExEdge){a, b, arena_strdup(&x->arena, name)};
+      memmove(ex->fine + k + 1, ex->fine + k + 2, sizeof(ExEdge) * (size_t)(ex->nfine - k - 2));
+      ex->nfine--;
+      t--;
+      for (int j = i + 1; j <= ex->nedges; j++) ex->start[j]--;
+    }
+  }
+}
+
 /* "acyclic co | prop" -> "co | prop" */
 static const char *check_expr(const char *text) {
   const char *sp = strchr(text, ' ');
@@ -293,6 +310,7 @@ static void capture_rejected(Explanation *x, const ExecView *v, int group) {
         const CatStep *s = &w.fine[i];
         ex->fine[i] = (ExEdge){s->a, s->b, arena_strdup(&x->arena, label_of(&l, s->a, s->b, s->via))};
       }
+      merge_fences(x, v, ex);
       mark_listed(ex, ex->edges, ex->nedges);
       mark_listed(ex, ex->fine, ex->nfine);
     }
@@ -453,6 +471,26 @@ static void put_pairs(const ExExec *ex, const ExEdge *e, int n, StrBuf *b) {
   if (!n) sb_puts(b, "(none)");
 }
 
+/* Immediate coherence edges as chains, one per location: Ix -> a -> b. */
+static void put_chains(const ExExec *ex, const ExEdge *e, int n, StrBuf *b) {
+  bool first = true;
+  for (int i = 0; i < n; i++) {
+    bool head = true;
+    for (int k = 0; k < n; k++) head &= e[k].b != e[i].a;
+    if (!head) continue;
+    sb_printf(b, "%s%s", first ? "" : ", ", ex->ev[e[i].a].name);
+    first = false;
+    for (int cur = i, steps = 0; cur >= 0 && steps <= n; steps++) {
+      sb_printf(b, " -> %s", ex->ev[e[cur].b].name);
+      int next = -1;
+      for (int k = 0; k < n; k++)
+        if (e[k].a == e[cur].b) next = k;
+      cur = next;
+    }
+  }
+  if (first) sb_puts(b, "(none)");
+}
+
 static void put_exec(const ExExec *ex, StrBuf *b) {
   sb_puts(b, "    events:\n");
   for (int e = 0; e < ex->nev; e++) {
@@ -470,7 +508,7 @@ static void put_exec(const ExExec *ex, StrBuf *b) {
   sb_puts(b, "\n");
   if (ex->co) {
     sb_puts(b, "    co: ");
-    put_pairs(ex, ex->co, ex->nco, b);
+    put_chains(ex, ex->co, ex->nco, b);
     sb_puts(b, "\n");
   }
   sb_printf(b, "    final state: %s\n", ex->state);
@@ -578,9 +616,11 @@ void explain_text(const Explanation *x, StrBuf *b) {
     for (int g = 0; g < x->groups.len; g++) {
       const ExGroup *gr = &x->groups.data[g];
       put_group_head(gr, b);
+      int k = 0;
       for (int i = 0; i < x->execs.len; i++) {
         const ExExec *ex = &x->execs.data[i];
         if (ex->group != g) continue;
+        if (x->o.all) sb_printf(b, "    execution %d:\n", ++k);
         put_exec(ex, b);
         put_witness(ex, gr, b);
       }

@@ -10,9 +10,30 @@
 
 #include "explain.h"
 
-static void node_id(const ExExec *ex, int e, StrBuf *b) {
-  sb_printf(b, "\"%s\"", ex->ev[e].name);
+/* A dot string: values may be labels, spelled label:"P1:L0". */
+static void escaped(StrBuf *b, const char *s) {
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') sb_putc(b, '\\');
+    sb_putc(b, *s);
+  }
 }
+
+static void quoted(StrBuf *b, const char *s) {
+  sb_putc(b, '"');
+  escaped(b, s);
+  sb_putc(b, '"');
+}
+
+/* "s1: s2" */
+static void quoted2(StrBuf *b, const char *s1, const char *s2) {
+  sb_putc(b, '"');
+  escaped(b, s1);
+  sb_puts(b, ": ");
+  escaped(b, s2);
+  sb_putc(b, '"');
+}
+
+static void node_id(const ExExec *ex, int e, StrBuf *b) { quoted(b, ex->ev[e].name); }
 
 static void dot_edge(const ExExec *ex, const ExEdge *e, const char *attrs, StrBuf *b) {
   sb_puts(b, "  ");
@@ -20,18 +41,24 @@ static void dot_edge(const ExExec *ex, const ExEdge *e, const char *attrs, StrBu
   sb_puts(b, " -> ");
   node_id(ex, e->b, b);
   sb_printf(b, " [%s", attrs);
-  if (e->label) sb_printf(b, ", label=\"%s\"", e->label);
+  if (e->label) {
+    sb_puts(b, ", label=");
+    quoted(b, e->label);
+  }
   sb_puts(b, "];\n");
 }
 
 static void dot_exec(const Explanation *x, const ExExec *ex, int k, StrBuf *b) {
-  sb_printf(b, "digraph \"%s-%d\" {\n  node [shape=none];\n", x->p->test->name, k);
+  sb_puts(b, "digraph \"");
+  escaped(b, x->p->test->name);
+  sb_printf(b, "-%d\" {\n  node [shape=none];\n  label=", k);
   if (ex->group >= 0) {
     const ExGroup *g = &x->groups.data[ex->group];
-    sb_printf(b, "  label=\"%s: %s\";\n", g->name ? g->name : "check", g->text);
+    quoted2(b, g->name ? g->name : "check", g->text);
   } else {
-    sb_puts(b, "  label=\"witness\";\n");
+    quoted(b, "witness");
   }
+  sb_puts(b, ";\n");
   int maxt = -1;
   for (int e = 0; e < ex->nev; e++)
     if (ex->ev[e].thread > maxt) maxt = ex->ev[e].thread;
@@ -46,7 +73,9 @@ static void dot_exec(const Explanation *x, const ExExec *ex, int k, StrBuf *b) {
       }
       sb_puts(b, "    ");
       node_id(ex, e, b);
-      sb_printf(b, " [label=\"%s: %s\"];\n", xe->name, xe->desc);
+      sb_puts(b, " [label=");
+      quoted2(b, xe->name, xe->desc);
+      sb_puts(b, "];\n");
       if (prev >= 0 && t >= 0) {
         sb_puts(b, "    ");
         node_id(ex, prev, b);
