@@ -194,6 +194,8 @@ const Word *val_bits(const Value *v, bool *is_set); /* NULL if not a set/rel */
 typedef struct CatStep {
   int a, b;
   const char *via;
+  bool opaque;          /* the derivation stopped at a definition it could
+                           not follow (locals, let rec), not at a leaf */
 } CatStep;
 typedef enum CatWitnessKind { CW_NONE, CW_CYCLE, CW_PAIR, CW_EVENT } CatWitnessKind;
 typedef struct CatWitness {

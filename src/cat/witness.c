@@ -72,8 +72,8 @@ static const Word *eval_rel(Wit *w, const CExpr *e) {
   }
 }
 
-static void leaf(Wit *w, int a, int b) {
-  CatStep s = {a, b, w->via};
+static void leaf(Wit *w, int a, int b, bool opaque) {
+  CatStep s = {a, b, w->via, opaque};
   vec_push(w->st, s);
 }
 
@@ -274,7 +274,9 @@ static void derive(Wit *w, const CExpr *e, int a, int b) {
   w->depth--;
   if (!done) {
     w->st.len = before;
-    leaf(w, a, b);
+    bool real_leaf = e->kind == CV_PREDEF || e->kind == CV_GLOBAL || e->kind == E_APP ||
+                     e->kind == E_TRY;
+    leaf(w, a, b, !real_leaf);
   }
   w->via = saved_via;
 }
@@ -323,7 +325,7 @@ static void witness_of(Wit *w, const CatFailure *f, const CExpr *e, CatWitness *
   for (int i = 0; i < k; i++) {
     out->start[i] = w->st.len;
     if (e) derive(w, e, nodes[i], nodes[i + 1]);
-    else leaf(w, nodes[i], nodes[i + 1]);
+    else leaf(w, nodes[i], nodes[i + 1], true);
   }
   out->start[k] = w->st.len;
   out->nfine = w->st.len;

@@ -53,9 +53,12 @@ static void labels_free(Labels *l) {
 
 /* The smallest relation containing (a, b), among those included in
  * `within` unless NULL; among equals the one the derivation went through
- * (`via`), else one of the model's own rather than a predefined one, else
- * the first defined.  NULL if none. */
-static const char *pick(const Labels *l, int a, int b, const char *via, const Word *within) {
+ * (`via`), else one of the model's own rather than a predefined one (rfe
+ * rather than rf) — the reverse when `primitive` (addr rather than ppo,
+ * for a derivation that could not look into ppo) — else the first
+ * defined.  NULL if none. */
+static const char *pick(const Labels *l, int a, int b, const char *via, const Word *within,
+                        bool primitive) {
   int best = -1;
   for (int i = 0; i < l->name.len; i++) {
     if (!rel_get(l->d, l->rel.data[i], a, b)) continue;
@@ -64,15 +67,17 @@ static const char *pick(const Labels *l, int a, int b, const char *via, const Wo
     if (best >= 0 && l->count.data[i] == l->count.data[best]) {
       bool is_via = via && !strcmp(l->name.data[i], via);
       bool best_via = via && !strcmp(l->name.data[best], via);
-      if (best_via || (!is_via && (l->predef.data[i] || !l->predef.data[best]))) continue;
+      bool mine = primitive ? !l->predef.data[i] || l->predef.data[best]
+                            : l->predef.data[i] || !l->predef.data[best];
+      if (best_via || (!is_via && mine)) continue;
     }
     best = i;
   }
   return best >= 0 ? l->name.data[best] : NULL;
 }
 
-static const char *label_of(const Labels *l, int a, int b, const char *via) {
-  const char *n = pick(l, a, b, via, NULL);
+static const char *label_of(const Labels *l, int a, int b, const char *via, bool primitive) {
+  const char *n = pick(l, a, b, primitive ? NULL : via, NULL, primitive);
   return n ? n : via ? via : "?";
 }
 
@@ -298,7 +303,7 @@ static void capture_rejected(Explanation *x, const ExecView *v, int group) {
         int a = w.node[i], b = w.node[i + 1];
         /* an edge that is one step: named as the step is */
         const CatStep *one = w.start[i + 1] - w.start[i] == 1 ? &w.fine[w.start[i]] : NULL;
-        const char *lab = pick(&l, a, b, one ? one->via : NULL, w.checked);
+        const char *lab = pick(&l, a, b, one && !one->opaque ? one->via : NULL, w.checked, false);
         if (!lab) lab = check_expr(x->groups.data[group].text);
         ex->edges[i] = (ExEdge){a, b, arena_strdup(&x->arena, lab)};
         ex->start[i] = w.start[i];
@@ -308,7 +313,7 @@ static void capture_rejected(Explanation *x, const ExecView *v, int group) {
       ex->fine = ARENA_NEWN(&x->arena, ExEdge, w.nfine + 1);
       for (int i = 0; i < w.nfine; i++) {
         const CatStep *s = &w.fine[i];
-        ex->fine[i] = (ExEdge){s->a, s->b, arena_strdup(&x->arena, label_of(&l, s->a, s->b, s->via))};
+        ex->fine[i] = (ExEdge){s->a, s->b, arena_strdup(&x->arena, label_of(&l, s->a, s->b, s->via, s->opaque))};
       }
       merge_fences(x, v, ex);
       mark_listed(ex, ex->edges, ex->nedges);
@@ -373,7 +378,7 @@ static void capture_sc(Explanation *x, const ExecView *v, ExExec *ex, const Labe
   ex->sc = ARENA_NEWN(&x->arena, ExEdge, k + 1);
   for (int i = 0; i < k; i++)
     ex->sc[i] = (ExEdge){path[i], path[i + 1],
-                         arena_strdup(&x->arena, label_of(l, path[i], path[i + 1], NULL))};
+                         arena_strdup(&x->arena, label_of(l, path[i], path[i + 1], NULL, false))};
   mark_listed(ex, ex->sc, ex->nsc);
   free(path);
   /* observation orders: r1 -po-> r2 in one thread, r1 reads an external w1,
@@ -394,7 +399,7 @@ static void capture_sc(Explanation *x, const ExecView *v, ExExec *ex, const Labe
             !memcmp(&v->loc[w2], &v->loc[w1], sizeof(Val)))
           continue;
         ExObs o = {e1->thread, w1, w2, r1, r2,
-                   arena_strdup(&x->arena, label_of(l, r1, r2, NULL))};
+                   arena_strdup(&x->arena, label_of(l, r1, r2, NULL, false))};
         vec_push(obs, o);
         ex->ev[w1].listed = ex->ev[w2].listed = true;
       }
