@@ -653,6 +653,7 @@ char *explain_run(Program *p, const CProg *prog, const EngineOpts *eo,
   if (setjmp(j.jb) == 0) {
     engine_run(p, prog, &o, &out, &a, err);
     err_pop(err, &j);
+    outcome_free(&out);
     StrBuf b;
     sb_init(&b);
     if (fmt == EXPLAIN_JSON) explain_json(x, &b);
