@@ -271,6 +271,11 @@ struct Run {
   int call_depth;
   int skip_with;       /* checks pruned by this CI_WITH already passed */
   int mode;            /* RUN_* flags (interp.h) */
+  /* Bindings visible to callbacks: a global slot is bound by top-level
+   * instruction slot_top[s]; the one running is cur_top.  Slots bound
+   * later still hold a previous candidate's value, maybe freed. */
+  int *slot_top;
+  int cur_top;
   const int *sym_class;/* run_set_symmetry */
   int nsym;
   uint64_t sym_used;   /* classes already applied on this path (bits) */
@@ -302,6 +307,9 @@ static inline bool is_lazy(const Value *v) {
 
 /* eval.c */
 Value *cat_eval(Run *r, const CExpr *e, Frame *f);
+/* After an error: the bindings being forced since busy.len was saved_busy
+ * become thunks again (try, show, explain). */
+void run_undo_busy(Run *r, int saved_busy);
 CR_NORETURN void cat_error(Run *r, SrcPos pos, const char *fmt, ...)
     CR_PRINTF(3, 4);
 Arena *run_cur(Run *r);
@@ -322,6 +330,7 @@ bool run_probe(Run *r, int from, int with_index);
 void run_bind_global(Run *r, int slot, Value *v, int stage);
 void run_with_plain(Run *r, int i, Value *set, uint64_t flags);
 void run_letrec_force(Run *r, const CIns *ci);
+bool run_slot_visible(const Run *r, int slot);
 /* search.c */
 void run_with(Run *r, int i, Value *set, uint64_t flags);
 /* prims.c */

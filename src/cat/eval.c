@@ -695,6 +695,15 @@ static void letrec_local(Run *r, const CExpr *e, Frame *f) {
 
 /* ------------------------------------------------------------ try */
 
+void run_undo_busy(Run *r, int saved_busy) {
+  /* Bindings being forced when the error struck become thunks again. */
+  for (int i = r->busy.len - 1; i >= saved_busy; i--) {
+    if (r->busy.data[i].g) r->busy.data[i].g->state = SLOT_THUNK;
+    if (r->busy.data[i].s) r->busy.data[i].s->state = SLOT_THUNK;
+  }
+  r->busy.len = saved_busy;
+}
+
 static Value *eval_try(Run *r, const CExpr *e, Frame *f) {
   ErrJmp j;
   int saved_level = r->level, saved_wm = r->wm, saved_depth = r->call_depth;
@@ -705,12 +714,7 @@ static Value *eval_try(Run *r, const CExpr *e, Frame *f) {
     err_pop(r->err, &j);
     return v;
   }
-  /* Bindings being forced when the error struck become thunks again. */
-  for (int i = r->busy.len - 1; i >= saved_busy; i--) {
-    if (r->busy.data[i].g) r->busy.data[i].g->state = SLOT_THUNK;
-    if (r->busy.data[i].s) r->busy.data[i].s->state = SLOT_THUNK;
-  }
-  r->busy.len = saved_busy;
+  run_undo_busy(r, saved_busy);
   r->level = saved_level;
   r->wm = saved_wm;
   r->call_depth = saved_depth;

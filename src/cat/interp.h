@@ -82,6 +82,7 @@ typedef struct CatFailure {
   bool negated;
   SrcPos pos;
   const Value *v;      /* the checked value */
+  const struct CExpr *e; /* the checked expression (run_explain) */
 } CatFailure;
 
 /* What the engine provides to a run. */
@@ -181,6 +182,45 @@ bool cat_prog_uses_values(const CProg *p);
 void run_foreach_relation(Run *r, void (*fn)(void *ctx, const char *name, const Value *v),
                           void *ctx);
 const Word *val_bits(const Value *v, bool *is_set); /* NULL if not a set/rel */
+
+/* Explain mode (witness.c), inside host.reject: why check f failed.  The
+ * witness is a cycle of the checked relation (acyclic), a pair of it
+ * (irreflexive: a self pair; empty), or an event (empty set); and each of
+ * its edges derived as a path of finer edges, following the checked
+ * expression and the definitions of the names it uses down to the
+ * communication relations, fences and other leaves.  `via` is the
+ * innermost name of the model the derivation of a step went through
+ * (the step is one of its edges), or NULL.  Arrays live in `a`. */
+typedef struct CatStep {
+  int a, b;
+  const char *via;
+  bool opaque;          /* the derivation stopped at a definition it could
+                           not follow (locals, let rec), not at a leaf */
+} CatStep;
+typedef enum CatWitnessKind { CW_NONE, CW_CYCLE, CW_PAIR, CW_EVENT } CatWitnessKind;
+typedef struct CatWitness {
+  CatWitnessKind kind;  /* CW_NONE: a negated check, nothing to show */
+  int *node;            /* CW_CYCLE: node[0] -> ... -> node[nedges] = node[0];
+                           CW_PAIR: node[0] -> node[1]; CW_EVENT: node[0] */
+  int nedges;
+  CatStep *fine;        /* the derivations, edge after edge */
+  int nfine;
+  int *start;           /* edge i is fine[start[i] .. start[i+1]-1] */
+  const Word *checked;  /* the checked relation (valid during the callback) */
+} CatWitness;
+bool run_explain(Run *r, const CatFailure *f, CatWitness *w, Arena *a);
+/* The relation bound to `name` at this point (computed if it was not
+ * yet: a binding is lazy), or NULL. */
+const Value *run_relation_named(Run *r, const char *name);
+/* The check as text: "acyclic po-loc | rf | fr | co". */
+void run_check_text(const Run *r, const CatFailure *f, StrBuf *out);
+/* The named relations (evaluated bindings and predefined relations, not
+ * id, loc, int, ext) that check f is built from, through the definitions
+ * of the names it uses; with f NULL, those of every check. */
+void run_foreach_vocabulary(Run *r, const CatFailure *f,
+                            void (*fn)(void *ctx, const char *name, const Value *v,
+                                       bool predef),
+                            void *ctx);
 
 /* Allocation of values for the host (predef): in the arena matching the
  * stage the host asks for. */

@@ -23,8 +23,21 @@ Run *run_new(const CProg *p, CatHost host, Err *err) {
   for (int i = 0; i < MAX_LEVELS; i++) arena_init(&r->levels[i]);
   arena_init(&r->es_cache);
   arena_init(&r->rf_cache);
+  r->slot_top = xmalloc(sizeof(int) * ((size_t)p->nglobals + 1));
+  for (int s = 0; s < p->nglobals; s++) r->slot_top[s] = INT32_MAX;
+  for (int i = 0; i < p->top.n; i++) {
+    const CIns *ci = p->top.v[i];
+    if ((ci->kind == CI_LET || ci->kind == CI_LETREC) && !ci->is_local) {
+      for (int k = 0; k < ci->nslots; k++)
+        if (ci->slots[k] >= 0) r->slot_top[ci->slots[k]] = i;
+    } else if ((ci->kind == CI_WITH && !ci->is_local) || ci->kind == CI_ENUM) {
+      if (ci->slot >= 0) r->slot_top[ci->slot] = i;
+    }
+  }
   return r;
 }
+
+bool run_slot_visible(const Run *r, int slot) { return r->slot_top[slot] < r->cur_top; }
 
 void run_free(Run *r) {
   if (!r) return;
@@ -32,6 +45,7 @@ void run_free(Run *r) {
   arena_free(&r->es_cache);
   arena_free(&r->rf_cache);
   free(r->g);
+  free(r->slot_top);
   free(r->ecache);
   free(r->shown);
   free(r->scratch);
@@ -166,7 +180,7 @@ static bool do_check(Run *r, const CIns *ci, Frame *f, uint64_t *flags) {
   case CM_CHECK:
     if (!ok && (r->mode & RUN_EXPLAIN) && r->host.reject) {
       CatFailure fl = {ci->check_name >= 0 ? intern_name(&r->prog->names->in, ci->check_name) : NULL,
-                       (int)ci->test, ci->negated, ci->pos, v};
+                       (int)ci->test, ci->negated, ci->pos, v, ci->e};
       r->host.reject(r->host.ctx, &fl);
     }
     return ok;
@@ -362,31 +376,29 @@ static void push_shown(Run *r, const char *name, const Value *v) {
   r->nshown++;
 }
 
-/* Capture mode: evaluate what a show instruction names (an error there
- * only means the relation is not drawn, as in herd7). */
+/* One shown expression; an error only means it is not drawn, as in herd7.
+ * A function of its own so that no loop variable lives across setjmp. */
+static void show_one(Run *r, const char *name, const CExpr *e, int nlocals, Frame *f) {
+  ErrJmp j;
+  int saved_level = r->level, saved_wm = r->wm, saved_busy = r->busy.len;
+  err_push(r->err, &j);
+  if (setjmp(j.jb) == 0) {
+    Value *v = eval_top_expr(r, e, nlocals, f);
+    err_pop(r->err, &j);
+    push_shown(r, name, v);
+  } else {
+    run_undo_busy(r, saved_busy);
+    r->level = saved_level;
+    r->wm = saved_wm;
+  }
+}
+
+/* Capture mode: evaluate what a show instruction names. */
 static void record_show(Run *r, const CIns *ci, Frame *f) {
   for (int k = 0; k < ci->nshow; k++) {
     const char *name = intern_name(&r->prog->names->in, ci->show_names[k]);
-    if (ci->unshow || !ci->show_exprs[k]) {
-      push_shown(r, name, NULL);
-      continue;
-    }
-    ErrJmp j;
-    int saved_level = r->level, saved_wm = r->wm, saved_busy = r->busy.len;
-    err_push(r->err, &j);
-    if (setjmp(j.jb) == 0) {
-      Value *v = eval_top_expr(r, ci->show_exprs[k], ci->nlocals, f);
-      err_pop(r->err, &j);
-      push_shown(r, name, v);
-    } else {
-      for (int i = r->busy.len - 1; i >= saved_busy; i--) {
-        if (r->busy.data[i].g) r->busy.data[i].g->state = SLOT_THUNK;
-        if (r->busy.data[i].s) r->busy.data[i].s->state = SLOT_THUNK;
-      }
-      r->busy.len = saved_busy;
-      r->level = saved_level;
-      r->wm = saved_wm;
-    }
+    if (ci->unshow || !ci->show_exprs[k]) push_shown(r, name, NULL);
+    else show_one(r, name, ci->show_exprs[k], ci->nlocals, f);
   }
 }
 
@@ -466,6 +478,7 @@ void run_top(Run *r, int i, uint64_t flags) {
   const CInsList *l = &r->prog->top;
   for (; i < l->n; i++) {
     const CIns *ci = l->v[i];
+    r->cur_top = i;
     if (ci->kind != CI_WITH) {
       if (!exec_simple(r, ci, NULL, &flags)) return;
       continue;
@@ -477,6 +490,7 @@ void run_top(Run *r, int i, uint64_t flags) {
       run_with(r, i, set, flags);
     return;
   }
+  r->cur_top = l->n;
   r->stats.accepted++;
   r->host.accept(r->host.ctx, flags, r->shown, r->nshown, r->mult);
 }
@@ -558,7 +572,9 @@ void run_foreach_relation(Run *r, void (*fn)(void *ctx, const char *name, const 
   for (int s = 0; s < r->prog->nglobals; s++) {
     const GSlot *g = &r->g[s];
     int name = r->prog->global_name[s];
-    if (name < 0 || g->state != SLOT_VALUE || !g->v || g->v->kind != V_REL) continue;
+    if (name < 0 || !run_slot_visible(r, s) || g->state != SLOT_VALUE || !g->v ||
+        g->v->kind != V_REL)
+      continue;
     fn(ctx, intern_name(&r->prog->names->in, name), g->v);
   }
 }

@@ -177,6 +177,21 @@ static int o_quiet(corral_options *o, const char *n, const char *a, char **m) {
   o->verbose = -1;
   return 0;
 }
+/* -explain takes no argument on the command line; `explain true` in a
+ * configuration file passes one. */
+static int o_explain(corral_options *o, const char *n, const char *a, char **m) {
+  bool b = true;
+  if (a && parse_bool(n, a, &b, m)) return -1;
+  if (!strcmp(n, "-explain-all")) o->explain_all = b;
+  if (b || !strcmp(n, "-explain")) o->explain = b;
+  return 0;
+}
+static int o_explain_format(corral_options *o, const char *n, const char *a, char **m) {
+  if (!strcmp(a, "text")) o->explain_format = 0;
+  else if (!strcmp(a, "json")) o->explain_format = 1;
+  else return fail(m, "option %s: wrong argument '%s' (expected text or json)", n, a);
+  return 0;
+}
 static int o_conf(corral_options *o, const char *n, const char *a, char **m);
 
 typedef struct OptDef {
@@ -199,6 +214,8 @@ static const OptDef opts[] = {
     {"-initwrites", 1, o_accept_bool}, {"-badexecs", 1, o_accept_bool},
     {"-optace", 1, o_optace},        {"-v", 0, o_verbose},
     {"-q", 0, o_quiet},
+    {"-explain", 0, o_explain},      {"-explain-all", 0, o_explain},
+    {"-explain-format", 1, o_explain_format},
     /* pictures (used by the graph writer) */
     {"-o", 1, o_display},            {"-graph", 1, o_display},
     {"-show", 1, o_display},         {"-nshow", 1, o_display},
@@ -339,5 +356,9 @@ const char *corral_usage(void) {
          "  -candidates true|false   print the number of candidates\n"
          "  -maxcandidates N, -timeout SECS  bounds per test\n"
          "  -j N                     worker threads (default: online cores)\n"
+         "  -explain                 say which check forbids the condition, and why,\n"
+         "                           or how an execution reaches it\n"
+         "  -explain-all             explain every rejected execution, not one per check\n"
+         "  -explain-format text|json  how to print explanations\n"
          "  -version, -help\n";
 }

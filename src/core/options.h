@@ -34,6 +34,9 @@ struct corral_options {
   int jobs;                /* worker threads per test */
   uint64_t maxcandidates;
   double timeout;
+  /* -explain, -explain-all, -explain-format (0 text, 1 json) */
+  bool explain, explain_all;
+  int explain_format;
   /* picture options, kept for the graph writer */
   DisplayOpt *display;
   int ndisplay;

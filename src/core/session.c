@@ -16,6 +16,7 @@
 #include "../exec/engine.h"
 #include "../litmus/litmus.h"
 #include "../out/hash.h"
+#include "../out/explain.h"
 #include "../out/herd.h"
 #include "options.h"
 
@@ -186,6 +187,28 @@ static int test_variants(const corral_options *o, const Test *t, const char **v,
   return n;
 }
 
+/* -explain: a second run, after the usual block is complete, so that the
+ * block is the same with or without it.  With -o DIR, also DIR/NAME-explain.dot. */
+static bool explain_block(const corral_options *o, Program *p, const CProg *prog,
+                          const EngineOpts *eo, const Outcome *out, StrBuf *b, Err *err) {
+  ExplainOpts xo = {o->explain_all, out->pos > 0};
+  const char *dir = NULL;
+  for (int i = 0; i < o->ndisplay; i++)
+    if (!strcmp(o->display[i].key, "o")) dir = o->display[i].value;
+  char *dot = NULL;
+  if (dir) {
+    dot = xmalloc(strlen(dir) + strlen(p->test->name) + 16);
+    sprintf(dot, "%s/%s-explain.dot", dir, p->test->name);
+  }
+  char *text = explain_run(p, prog, eo, &xo, o->explain_format ? EXPLAIN_JSON : EXPLAIN_TEXT,
+                           dot, err);
+  free(dot);
+  if (!text) return false;
+  sb_puts(b, text);
+  free(text);
+  return true;
+}
+
 /* Compile the model for this test and run the engine; fills r. */
 static corral_status simulate(const corral_options *o, const Test *t,
                               CatModel *m, const char *path, corral_result *r) {
@@ -267,7 +290,13 @@ static corral_status simulate(const corral_options *o, const Test *t,
   StrBuf b;
   sb_init(&b);
   herd_print(p, &out, &po, &b);
+  bool explained = !o->explain || explain_block(o, p, prog, &eo, &out, &b, &err);
   outcome_free(&out);
+  if (!explained) {
+    r->diag = format_err(&err);
+    sb_free(&b);
+    goto done;
+  }
   sb_cstr(&b);
   r->output = b.s; /* the buffer becomes the result: no copy */
   if (out.loop) {

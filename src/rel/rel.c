@@ -229,6 +229,49 @@ int rel_find_cycle(Dim d, const Word *r, int *path, int *scratch) {
   return 0;
 }
 
+int rel_shortest_path(Dim d, const Word *r, int a, int b, int *path, int *scratch) {
+  int n = d.n, *prev = scratch, *q = scratch + n;
+  for (int i = 0; i < n; i++) prev[i] = -1;
+  int qh = 0, qt = 0;
+  /* the first layer is a's successors, so that a == b needs a real cycle */
+  const Word *row = rel_crow(d, r, a);
+  for (int j = set_next(d, row, 0); j >= 0; j = set_next(d, row, j + 1)) {
+    prev[j] = a;
+    q[qt++] = j;
+  }
+  while (qh < qt && prev[b] < 0) {
+    int x = q[qh++];
+    row = rel_crow(d, r, x);
+    for (int j = set_next(d, row, 0); j >= 0; j = set_next(d, row, j + 1))
+      if (prev[j] < 0) {
+        prev[j] = x;
+        q[qt++] = j;
+      }
+  }
+  if (prev[b] < 0) return 0;
+  int k = 0;
+  for (int x = b;; x = prev[x]) {
+    q[k++] = x; /* the queue is no longer needed: b, prev[b], ... */
+    if (prev[x] == a) break;
+  }
+  path[0] = a;
+  for (int i = 0; i < k; i++) path[i + 1] = q[k - 1 - i];
+  return k;
+}
+
+int rel_shortest_cycle(Dim d, const Word *r, int *path, int *scratch) {
+  int best = 0, *tmp = scratch + 2 * d.n;
+  for (int x = 0; x < d.n; x++) {
+    /* tmp holds n+1 ints: scratch is 3n+1 */
+    int k = rel_shortest_path(d, r, x, x, tmp, scratch);
+    if (k && (!best || k < best)) {
+      best = k;
+      memcpy(path, tmp, sizeof(int) * (size_t)(k + 1));
+    }
+  }
+  return best;
+}
+
 void rel_restrict(Dim d, Word *dst, const Word *r, const Word *a,
                   const Word *b) {
   for (int i = 0; i < d.n; i++) {

@@ -163,6 +163,14 @@ bool rel_acyclic(Dim d, const Word *r, int *scratch);
 /* Find a cycle: fills path[0..len-1] with events e0 -> e1 -> ... -> e0.
  * Returns the length, 0 if acyclic.  scratch needs 3*n ints. */
 int rel_find_cycle(Dim d, const Word *r, int *path, int *scratch);
+/* Shortest path a = path[0] -> ... -> path[k] = b of k >= 1 edges of r
+ * (a == b: a shortest cycle through a), by breadth-first search; returns
+ * k, 0 if none.  path needs n+1 ints, scratch 2*n. */
+int rel_shortest_path(Dim d, const Word *r, int a, int b, int *path, int *scratch);
+/* A shortest cycle of r, through the smallest event among the shortest:
+ * path[0] -> ... -> path[k] = path[0]; returns k, 0 if r is acyclic.
+ * path needs n+1 ints, scratch 3*n+1. */
+int rel_shortest_cycle(Dim d, const Word *r, int *path, int *scratch);
 /* dst = [a] ; r ; [b] */
 void rel_restrict(Dim d, Word *dst, const Word *r, const Word *a, const Word *b);
 

@@ -92,7 +92,7 @@ void *arena_alloc_slow(Arena *a, size_t n) {
 
 void *arena_zalloc(Arena *a, size_t n) {
   void *p = arena_alloc(a, n);
-  memset(p, 0, n);
+  if (n) memset(p, 0, n); /* p may be NULL for n == 0 (a structure without events) */
   return p;
 }
 

@@ -49,6 +49,30 @@ static void naive_closure(int n, Mat a) {
 
 static Mat ma, mb, mc, md;
 
+/* The length of a shortest cycle, by breadth-first search from each node
+ * over the matrix; 0 if none. */
+static int naive_girth(int n, Mat m) {
+  int best = 0, dist[MAXN], q[MAXN];
+  for (int s = 0; s < n; s++) {
+    for (int i = 0; i < n; i++) dist[i] = -1;
+    int qh = 0, qt = 0;
+    q[qt++] = s;
+    dist[s] = 0;
+    while (qh < qt) {
+      int x = q[qh++];
+      for (int y = 0; y < n; y++) {
+        if (!m[x][y]) continue;
+        if (y == s && (!best || dist[x] + 1 < best)) best = dist[x] + 1;
+        if (dist[y] < 0) {
+          dist[y] = dist[x] + 1;
+          q[qt++] = y;
+        }
+      }
+    }
+  }
+  return best;
+}
+
 static void test_size(int n, int density) {
   Dim d = dim_make(n);
   int words = rel_words(d);
@@ -83,6 +107,18 @@ static void test_size(int n, int density) {
   CHECK((len == 0) == irr);
   /* a reported cycle is made of real edges and closes */
   for (int i = 0; i < len; i++) CHECK(ma[path[i]][path[(i + 1) % len]]);
+  /* the shortest cycle: real edges, closes, no longer than any other */
+  int slen = rel_shortest_cycle(d, a, path, scratch);
+  CHECK((slen == 0) == irr);
+  CHECK(slen <= len);
+  for (int i = 0; i < slen; i++) CHECK(ma[path[i]][path[i + 1]]);
+  if (slen) CHECK(path[slen] == path[0]);
+  CHECK_INT(slen, naive_girth(n, ma));
+  /* a path exists exactly when the closure says so */
+  int plen = rel_shortest_path(d, a, 0, n - 1, path, scratch);
+  CHECK((plen > 0) == md[0][n - 1]);
+  for (int i = 0; i < plen; i++) CHECK(ma[path[i]][path[i + 1]]);
+  if (plen) CHECK(path[0] == 0 && path[plen] == n - 1);
 
   /* complement within a universe, and domain/range */
   Word u[3] = {0};
