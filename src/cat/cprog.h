@@ -269,6 +269,8 @@ struct Run {
   int *scratch;        /* 3n ints for cycle search */
   int scratch_n;
   int call_depth;
+  char *stack_base;    /* a stack address at the start of run_model */
+  size_t stack_limit;  /* bytes of stack evaluation may use below it */
   int skip_with;       /* checks pruned by this CI_WITH already passed */
   int mode;            /* RUN_* flags (interp.h) */
   /* Bindings visible to callbacks: a global slot is bound by top-level

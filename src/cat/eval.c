@@ -635,7 +635,12 @@ static Value *apply(Run *r, Value *fv, Value *arg, SrcPos pos) {
   }
   if (fv->kind != V_CLOSURE)
     cat_error(r, pos, "type error: function expected, %s found", kind_name(fv->kind));
-  if (++r->call_depth > 20000)
+  /* Bound recursion by the C stack actually used, not a call count, so
+   * that neither sanitizers' larger frames nor small thread stacks can
+   * overflow (the stack grows down on every platform we build for). */
+  char here;
+  if (++r->call_depth > 100000 ||
+      (r->stack_base && (size_t)(r->stack_base - &here) > r->stack_limit))
     cat_error(r, pos, "recursion too deep in model evaluation");
   const CFun *fn = fv->u.clo->fn;
   Frame *f = frame_new(r, fn->nlocals, fv->u.clo->env);

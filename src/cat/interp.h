@@ -168,6 +168,9 @@ void run_begin_rf(Run *r);
  * accepted execution.  Raises through err on a model error. */
 void run_model(Run *r);
 void run_set_mode(Run *r, int mode);
+/* Stack the evaluation may use (default: 3/4 of the process stack limit;
+ * worker threads set their own). */
+void run_set_stack_limit(Run *r, size_t bytes);
 /* Symmetry (engine.c): classes of events that an automorphism of the
  * candidate permutes freely (same structure, invisible to the model and
  * the final state).  class_of[e] is the class of event e, or -1.  The first

@@ -10,6 +10,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cprog.h"
 
@@ -34,8 +35,14 @@ Run *run_new(const CProg *p, CatHost host, Err *err) {
       if (ci->slot >= 0) r->slot_top[ci->slot] = i;
     }
   }
+  struct rlimit rl;
+  size_t lim = (size_t)8 << 20;
+  if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) lim = rl.rlim_cur;
+  r->stack_limit = MIN(lim, (size_t)256 << 20) / 4 * 3;
   return r;
 }
+
+void run_set_stack_limit(Run *r, size_t bytes) { r->stack_limit = bytes; }
 
 bool run_slot_visible(const Run *r, int slot) { return r->slot_top[slot] < r->cur_top; }
 
@@ -541,6 +548,8 @@ bool run_probe(Run *r, int from, int with_index) {
 }
 
 void run_model(Run *r) {
+  char base;
+  r->stack_base = &base;
   for (int i = 0; i < MAX_LEVELS; i++) arena_rewind(&r->levels[i]);
   r->level = 0;
   r->wm = STAGE_ES;

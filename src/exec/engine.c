@@ -542,6 +542,8 @@ static void *worker_thread(void *arg) {
   return NULL;
 }
 
+enum { WORKER_STACK = 16 << 20 };
+
 /* Enough work items to keep every worker busy, and few enough reads fixed
  * per item that an item is not trivial. */
 static void split_work(Shared *sh, int nworkers) {
@@ -570,7 +572,12 @@ static void run_structure(Engine *w, int nworkers, Shared *sh) {
   }
   pthread_t tid[64];
   int n = MIN(nworkers, 64);
-  for (int i = 1; i < n; i++) pthread_create(&tid[i], NULL, worker_thread, &w[i]);
+  /* worker stacks: as large as a main thread's, whatever the default */
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, WORKER_STACK);
+  for (int i = 1; i < n; i++) pthread_create(&tid[i], &attr, worker_thread, &w[i]);
+  pthread_attr_destroy(&attr);
   worker_begin(&w[0]);
   worker_items(&w[0]);
   for (int i = 1; i < n; i++) pthread_join(tid[i], NULL);
@@ -759,6 +766,7 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
       predef_setup(&w[i]);
       CatHost host = {&w[i], host_predef, host_same_value, host_accept, host_reject};
       w[i].run = run_new(prog, host, i == 0 ? err : &w[i].werr);
+      if (i > 0) run_set_stack_limit(w[i].run, WORKER_STACK / 4 * 3);
       run_set_mode(w[i].run, o->run_mode);
     }
     bool empty = false;
