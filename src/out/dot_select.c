@@ -294,7 +294,7 @@ static void make_nodes(Builder *b, DotExec *x, const int *eiid, const char **loc
   x->nnodes = cnt;
   x->nodes = ARENA_NEWN(&r->arena, DotNode, cnt + 1);
   x->nprocs = es->nthreads;
-  int rank = 0, last_thread = -2, last_inst = -1;
+  int rank = 0, last_thread = -2;
   x->maxrank = 0;
   for (int i = 0; i < cnt; i++) {
     int e = order[i];
@@ -308,9 +308,8 @@ static void make_nodes(Builder *b, DotExec *x, const int *eiid, const char **loc
     nd->loc = ev->flags & EV_MEM ? arena_strdup(&r->arena, locname[e]) : NULL;
     if (nd->proc >= 0) {
       if (nd->proc != last_thread) rank = 0;
-      else if (ev->inst != last_inst || true) rank++;
+      else rank++;
       last_thread = nd->proc;
-      last_inst = ev->inst;
       nd->col_y = rank;
       if (rank > x->maxrank) x->maxrank = rank;
     }
@@ -370,6 +369,29 @@ static void po_edges(Builder *b, const DotExec *x, bool avoid_covered) {
   }
   free(ev_of);
   free(ii);
+}
+
+/* herd's order within a section: the model's relations by decreasing
+ * name, then pairs by event number (rf by the read's). */
+static bool edge_before(const DotExec *x, const DotEdge *e, const DotEdge *f) {
+  if (e->kind != f->kind) return e->kind < f->kind;
+  if (e->kind == DOT_E_REL) {
+    int c = strcmp(e->label, f->label);
+    if (c) return c > 0;
+  }
+  int ea = e->a >= 0 ? x->nodes[e->a].eiid : -1, eb = e->b >= 0 ? x->nodes[e->b].eiid : -1;
+  int fa = f->a >= 0 ? x->nodes[f->a].eiid : -1, fb = f->b >= 0 ? x->nodes[f->b].eiid : -1;
+  if (e->kind == DOT_E_RF) return eb != fb ? eb < fb : ea < fa;
+  return ea != fa ? ea < fa : eb < fb;
+}
+
+static void sort_edges(DotExec *x) {
+  for (int i = 1; i < x->nedges; i++)
+    for (int j = i; j > 0 && edge_before(x, &x->edges[j], &x->edges[j - 1]); j--) {
+      DotEdge t = x->edges[j];
+      x->edges[j] = x->edges[j - 1];
+      x->edges[j - 1] = t;
+    }
 }
 
 static void capture(DotRun *r, const ExecView *v) {
@@ -460,6 +482,7 @@ static void capture(DotRun *r, const ExecView *v) {
   x.nedges = b.edges.len;
   x.edges = ARENA_NEWN(&r->arena, DotEdge, x.nedges + 1);
   if (x.nedges) memcpy(x.edges, b.edges.data, sizeof(DotEdge) * (size_t)x.nedges);
+  sort_edges(&x);
   vec_push(r->execs, x);
   vec_free(b.edges);
   free(b.covered);
@@ -469,8 +492,10 @@ static void capture(DotRun *r, const ExecView *v) {
   free(b.node);
 }
 
-/* -nshow keeps the first N executions in herd's order of enumeration:
- * thread paths, then each read's write (reads in event order), then the
+/* Executions are written, and -nshow keeps the first N, in herd's order
+ * of enumeration as far as we know it:
+ * thread paths, then each read's write (reads in event order, the
+ * initial write first), then the
  * coherence order of each location (locations in increasing order, each
  * as its sequence of writes).  The key says where an execution comes in
  * that order; smaller comes first. */
@@ -485,13 +510,15 @@ static int *exec_key(const ExecView *v, int *nkey) {
   number_events(v, locname, eiid);
   int *key = xmalloc(sizeof(int) * (size_t)(es->nthreads + 2 * n + 2));
   int k = 0;
-  for (int t = 0; t < es->nthreads; t++) key[k++] = es->path_index[t];
+  /* corral explores a branch taken first, herd falls through first */
+  for (int t = 0; t < es->nthreads; t++) key[k++] = -es->path_index[t];
   for (int i = 0; i < es->nreads; i++) {
     int rd = es->reads[i];
     int w = -1;
     for (int a = 0; a < d.n && w < 0; a++)
       if (rel_get(d, v->rf, a, rd)) w = a;
-    key[k++] = w >= 0 ? eiid[w] : -1;
+    /* herd tries the initial write first */
+    key[k++] = w < 0 ? -2 : es->ev[w].flags & EV_INIT ? -1 : eiid[w];
   }
   const Value *cov = v->run ? run_relation_named(v->run, "co") : NULL;
   const Word *co = cov ? val_bits(cov, NULL) : NULL;
@@ -527,12 +554,13 @@ static int key_cmp(const int *a, int na, const int *b, int nb) {
   return na - nb;
 }
 
-/* Keep v if it is among the first nshow executions seen so far. */
-static void capture_first(DotRun *r, const ExecView *v) {
+/* Keep v in order; with -nshow, only if it is among the first N seen so
+ * far. */
+static void capture_ordered(DotRun *r, const ExecView *v) {
   int nkey;
   int *key = exec_key(v, &nkey);
   int worst = -1;
-  if (r->execs.len >= r->o->nshow) {
+  if (r->o->nshow && r->execs.len >= r->o->nshow) {
     for (int i = 0; i < r->execs.len; i++)
       if (worst < 0 || key_cmp(r->execs.data[i].key, r->execs.data[i].nkey,
                                r->execs.data[worst].key, r->execs.data[worst].nkey) > 0)
@@ -590,6 +618,5 @@ void dot_sink(void *ctx, const ExecView *v) {
   }
   if (!dot_selects(r->o, v->p, v->cond_true)) return;
   r->nshown++;
-  if (r->o->nshow) capture_first(r, v);
-  else capture(r, v);
+  capture_ordered(r, v);
 }
