@@ -38,9 +38,10 @@ static bool write_text(const char *path, const char *text, char **msg) {
   return true;
 }
 
-/* dot -Tfmt in -o out, its stderr kept in err_path; exit status or -1
- * when `dot` could not be run. */
-static int run_graphviz(const char *fmt, const char *in, const char *out, const char *err_path) {
+/* graphviz's `cmd` -Tfmt in -o out, its stderr kept in err_path; exit
+ * status, 127 when the command could not be run. */
+static int run_graphviz(const char *cmd, const char *fmt, const char *in, const char *out,
+                        const char *err_path) {
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
@@ -51,7 +52,7 @@ static int run_graphviz(const char *fmt, const char *in, const char *out, const 
     }
     char tflag[16];
     snprintf(tflag, sizeof tflag, "-T%s", fmt);
-    execlp("dot", "dot", tflag, in, "-o", out, (char *)NULL);
+    execlp(cmd, cmd, tflag, in, "-o", out, (char *)NULL);
     _exit(127);
   }
   int st;
@@ -78,13 +79,15 @@ static bool render(const DotRun *r, const char *base, char **msg) {
     ok = write_text(in, sb_cstr(&b), msg);
     sb_free(&b);
     if (!ok) break;
-    int rc = run_graphviz(fmt, in, out, errp);
+    /* columns pin every node: neato honours positions, dot does not */
+    const char *cmd = r->o->layout == DOT_COLUMNS ? "neato" : "dot";
+    int rc = run_graphviz(cmd, fmt, in, out, errp);
     if (rc == 127 || rc < 0) {
-      *msg = msgf("error: -graph-format %s needs graphviz's `dot` command, which was not found "
-                  "(install graphviz, or use -graph-format dot)%s", fmt, NULL);
+      *msg = msgf("error: -graph-format %s needs graphviz's `%s` command, which was not found "
+                  "(install graphviz, or use -graph-format dot)", fmt, cmd);
       ok = false;
     } else if (rc != 0) {
-      *msg = msgf("%s: error: graphviz's dot failed (see %s)", in, errp);
+      *msg = msgf("%s: error: graphviz failed (see %s)", in, errp);
       ok = false;
     } else {
       unlink(in);

@@ -75,6 +75,7 @@ typedef struct W {
   double maxy;               /* y of the initial writes */
   int maxrank;
   int lastproc;
+  bool place;                /* picture in columns: every node pinned */
 } W;
 
 static void escaped(StrBuf *b, const char *s) {
@@ -238,6 +239,8 @@ static void node(const W *w, int k) {
   } else {
     sb_puts(b, ", shape=\"box\"");
     fontsize_attr(w, ',');
+    if (w->place && !w->o->squished)
+      sb_printf(b, ", pos=\"%f,%f!\"", w->xscale * (double)n->proc + 1.0, w->yscale * posy(w, n));
     sb_puts(b, ", color=\"blue\"];\n");
   }
   sb_free(&l);
@@ -246,9 +249,11 @@ static void node(const W *w, int k) {
 /* Columns: the single node of the initial writes. */
 static void init_node(const W *w) {
   StrBuf *b = w->b;
+  double x = w->lastproc == 1 ? -0.3333 : (double)w->lastproc / 2.0 - 0.5;
   if (!w->o->squished) {
     sb_puts(b, "eiidinit [label=\"Init\", shape=\"box\"");
     fontsize_attr(w, ',');
+    if (w->place) sb_printf(b, ", pos=\"%f,%f!\"", w->xscale * x + 1.0, w->yscale * w->maxy);
     sb_puts(b, ", color=\"blue\"];\n");
     return;
   }
@@ -265,7 +270,6 @@ static void init_node(const W *w) {
   sb_puts(b, "eiidinit [label=\"");
   escaped(b, sb_cstr(&l));
   sb_putc(b, '"');
-  double x = w->lastproc == 1 ? -0.3333 : (double)w->lastproc / 2.0 - 0.5;
   squished_attrs(w, w->xscale * x + 1.0, w->yscale * w->maxy, strlen(sb_cstr(&l)));
   sb_free(&l);
 }
@@ -281,9 +285,9 @@ static void thread_prelude(const W *w, int proc) {
   } else if (w->o->layout == DOT_COLUMNS && w->o->showthread) {
     sb_printf(b, "proc%d_label_node [shape=none", proc);
     fontsize_attr(w, ',');
-    sb_printf(b, ", label=\"Thread %d\", pos=\"%f,%f!\", fixedsize=true, width=%f, height=%f]\n", proc,
-              w->xscale * (double)proc + 1.0, w->yscale * (w->maxy + 0.6), w->xscale * 0.65,
-              w->yscale * 0.25);
+    sb_printf(b, ", label=\"Thread %d\", pos=\"%f,%f!\", fixedsize=%s, width=%f, height=%f]\n", proc,
+              w->xscale * (double)proc + 1.0, w->yscale * (w->maxy + 0.6),
+              w->place ? "false" : "true", w->xscale * 0.65, w->yscale * 0.25);
   }
 }
 
@@ -296,14 +300,23 @@ static void edges_of_kind(const W *w, DotEdgeKind k1, DotEdgeKind k2) {
 
 void dot_write_exec(const DotOpts *o, const char *legend, const DotExec *x, bool picture,
                     StrBuf *b) {
-  W w = {o, x, b, o->layout == DOT_COLUMNS, 0, 0, 0, x->maxrank, x->nprocs - 1};
+  W w = {o, x, b, o->layout == DOT_COLUMNS, 0, 0, 0, x->maxrank, x->nprocs - 1, false};
   w.xscale = o->scale * o->xscale;
   w.yscale = o->scale * o->yscale * 0.75;
+  if (picture && o->layout == DOT_COLUMNS) {
+    /* herd leaves boxes unplaced, for people to arrange, and its columns
+     * are narrower than the labels; a picture pins every node, in
+     * columns wide enough for them */
+    w.place = true;
+    w.xscale *= o->squished ? 2.2 : 2.5;
+    w.yscale *= o->squished ? 1.3 : 1.6;
+  }
   bool inits = false;
   for (int k = 0; k < x->nnodes; k++) inits |= x->nodes[k].proc < 0;
-  w.maxy = (double)x->maxrank + (inits ? 0.66667 : 0.0);
+  w.maxy = (double)x->maxrank + (inits ? w.place ? 1.0 : 0.66667 : 0.0);
   sb_puts(b, "digraph G {\n\n");
   if (o->splines) sb_printf(b, "splines=%s;\n", o->splines);
+  else if (w.place) sb_puts(b, "splines=true;\n"); /* edges around the boxes */
   if (o->pad > 0) sb_printf(b, "pad=\"%f\";\n", o->pad);
   sb_putc(b, '\n');
   if (o->showlegend && legend) {
