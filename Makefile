@@ -70,9 +70,11 @@ conform: $(BIN)
 	    $(CONFORM_SUITES) $(CONFORM_ARGS); \
 	else echo "conform: $(SHARED) not present, skipped"; fi
 
-# herd7's execution graphs (../shared/conformance/graphs), compared as
-# graphs by tests/graphs/dotcmp.py; run only when ../shared is there.
+# Execution graphs compared as graphs by tests/graphs/dotcmp.py: ours
+# (tests/graphs/local, our models), then herd7's own
+# (../shared/conformance/graphs) when ../shared is there.
 graphs: $(BIN)
+	@python3 tests/graphs/dotcmp.py --local tests/graphs/local --models models --bin ./$(BIN)
 	@if [ -f "$(SHARED)/conformance/graphs/COMMANDS.tsv" ]; then \
 	  python3 tests/graphs/dotcmp.py --corpus $(SHARED)/conformance --bin ./$(BIN); \
 	else echo "graphs: $(SHARED) not present, skipped"; fi

@@ -331,6 +331,14 @@ static int o_conf(corral_options *o, const char *n, const char *a, char **m) {
         break;
       }
       rc = d->fn(o, key, *v ? v : NULL, m);
+      if (rc && *m && strncmp(*m, path, strlen(path)) != 0) {
+        /* a bad argument: say where it is written */
+        char *inner = *m;
+        char where[200];
+        snprintf(where, sizeof where, "%s:%d:1", path, line);
+        rc = fail(m, "%s: error: %s", where, inner);
+        free(inner);
+      }
     }
     if (!eol) break;
     s = eol + 1;

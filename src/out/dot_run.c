@@ -83,8 +83,10 @@ static bool render(const DotRun *r, const char *base, char **msg) {
     const char *cmd = r->o->layout == DOT_COLUMNS ? "neato" : "dot";
     int rc = run_graphviz(cmd, fmt, in, out, errp);
     if (rc == 127 || rc < 0) {
-      *msg = msgf("error: -graph-format %s needs graphviz's `%s` command, which was not found "
-                  "(install graphviz, or use -graph-format dot)", fmt, cmd);
+      char what[64];
+      snprintf(what, sizeof what, "%s needs graphviz's `%s`", fmt, cmd);
+      *msg = msgf("%s: error: -graph-format %s command, which was not found (install graphviz, "
+                  "or use -graph-format dot)", in, what);
       ok = false;
     } else if (rc != 0) {
       *msg = msgf("%s: error: graphviz failed (see %s)", in, errp);

@@ -2,6 +2,7 @@
 """Compare corral's execution graphs with herd7's, as graphs.
 
     dotcmp.py --corpus DIR --bin CORRAL [--filter RE] [--keep DIR]
+    dotcmp.py --local DIR --models MODELS --bin CORRAL
     dotcmp.py A.dot B.dot          (compare two files)
 
 For every row of DIR/graphs/COMMANDS.tsv (name, graph options, model
@@ -18,6 +19,10 @@ the other way; taillabel/headlabel count as the label, blanks around a
 label are layout.  A row whose test corral refuses with "... tests are not
 supported" is reported as skipped, with that reason; it runs as soon as
 the architecture is supported.  Ends with "N passed, M failed, K skipped".
+
+With --local, the rows are DIR/NAME.litmus (options in NAME.opts, expected
+graphs in NAME.dot), run with the library MODELS: our own regression
+graphs, which need nothing outside the repository.
 Python 3, standard library only.
 """
 import argparse
@@ -131,12 +136,13 @@ def compare(expected_text, actual_text):
 
 
 def run_row(args, row, tmp):
-    name, gopts, mopts, test = row
+    """row: name, graph options, model options, test, expected file."""
+    name, gopts, mopts, test, expected_path = row
     out = os.path.join(tmp, name)
     os.makedirs(out, exist_ok=True)
-    cmd = [args.bin, '-set-libdir', os.path.join(args.corpus, 'models')]
-    cmd += mopts.split() + gopts.split() + ['-o', out, os.path.join(args.corpus, test)]
-    cwd = os.path.join(args.corpus, 'models')
+    cmd = [args.bin, '-set-libdir', args.models]
+    cmd += mopts.split() + gopts.split() + ['-o', out, test]
+    cwd = args.models
     p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        universal_newlines=True, timeout=600)
     err = p.stderr.strip().splitlines()
@@ -148,7 +154,7 @@ def run_row(args, row, tmp):
             p.returncode, len(dots), ' / '.join(err[:3]))
     with open(os.path.join(out, dots[0])) as f:
         actual = f.read()
-    with open(os.path.join(args.corpus, 'graphs', name + '.dot')) as f:
+    with open(expected_path) as f:
         expected = f.read()
     diff = compare(expected, actual)
     return ('passed', '') if diff is None else ('failed', diff)
@@ -160,6 +166,8 @@ def main():
     ap.add_argument('--bin')
     ap.add_argument('--filter')
     ap.add_argument('--keep', help='keep the written graphs in this directory')
+    ap.add_argument('--local', help='our own tests: DIR/NAME.litmus, .opts, .dot')
+    ap.add_argument('--models', help='the model library (default: CORPUS/models)')
     ap.add_argument('files', nargs='*')
     args = ap.parse_args()
     if args.files:
@@ -169,13 +177,27 @@ def main():
         diff = compare(texts[0], texts[1])
         print(diff or 'same graphs')
         return 0 if diff is None else 1
-    if not args.corpus or not args.bin:
-        ap.error('--corpus and --bin are needed')
+    if not (args.corpus or args.local) or not args.bin:
+        ap.error('--corpus or --local, and --bin, are needed')
     args.bin = os.path.abspath(args.bin)
-    args.corpus = os.path.abspath(args.corpus)
-    with open(os.path.join(args.corpus, 'graphs', 'COMMANDS.tsv')) as f:
-        rows = [l.rstrip('\n').split('\t') for l in f][1:]
-    rows = [r for r in rows if len(r) == 4]
+    if args.local:
+        if not args.models:
+            ap.error('--local needs --models')
+        here = os.path.abspath(args.local)
+        args.models = os.path.abspath(args.models)
+        rows = []
+        for f in sorted(os.listdir(here)):
+            if f.endswith('.litmus'):
+                base = os.path.join(here, f[:-len('.litmus')])
+                opts = open(base + '.opts').read().strip() if os.path.exists(base + '.opts') else ''
+                rows.append((os.path.basename(base), opts, '', base + '.litmus', base + '.dot'))
+    else:
+        args.corpus = os.path.abspath(args.corpus)
+        args.models = os.path.abspath(args.models or os.path.join(args.corpus, 'models'))
+        with open(os.path.join(args.corpus, 'graphs', 'COMMANDS.tsv')) as f:
+            rows = [l.rstrip('\n').split('\t') for l in f][1:]
+        rows = [(r[0], r[1], r[2], os.path.join(args.corpus, r[3]),
+                 os.path.join(args.corpus, 'graphs', r[0] + '.dot')) for r in rows if len(r) == 4]
     if args.filter:
         rows = [r for r in rows if re.search(args.filter, r[0])]
     counts = collections.Counter()
@@ -188,8 +210,9 @@ def main():
             print('  ' + why.replace('\n', '\n  '))
     if not args.keep:
         subprocess.run(['rm', '-rf', tmp])
-    print('graphs: %d passed, %d failed, %d skipped' % (counts['passed'], counts['failed'],
-                                                       counts['skipped']))
+    print('%s: %d passed, %d failed, %d skipped' % (
+        'graphs' if args.local else 'herd-graphs', counts['passed'], counts['failed'],
+        counts['skipped']))
     return 1 if counts['failed'] else 0
 
 
