@@ -259,13 +259,19 @@ static void init_node(const W *w) {
   }
   StrBuf l;
   sb_init(&l);
-  /* locations in increasing order: nodes hold them decreasing */
-  bool first = true;
-  for (int k = w->x->nnodes - 1; k >= 0; k--) {
-    const DotNode *n = &w->x->nodes[k];
-    if (n->proc >= 0) continue;
-    sb_printf(&l, "%si%s: %s", first ? "" : ", ", n->loc ? n->loc : "?", n->act);
-    first = false;
+  /* locations in increasing order */
+  const DotNode *prev = NULL;
+  for (;;) {
+    const DotNode *next = NULL;
+    for (int k = 0; k < w->x->nnodes; k++) {
+      const DotNode *n = &w->x->nodes[k];
+      const char *loc = n->loc ? n->loc : "";
+      if (n->proc >= 0 || (prev && strcmp(loc, prev->loc ? prev->loc : "") <= 0)) continue;
+      if (!next || strcmp(loc, next->loc ? next->loc : "") < 0) next = n;
+    }
+    if (!next) break;
+    sb_printf(&l, "%si%s: %s", prev ? ", " : "", next->loc ? next->loc : "?", next->act);
+    prev = next;
   }
   sb_puts(b, "eiidinit [label=\"");
   escaped(b, sb_cstr(&l));
