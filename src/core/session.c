@@ -210,7 +210,7 @@ static bool explain_block(const corral_options *o, Program *p, const CProg *prog
   return true;
 }
 
-/* -o DIR (without -explain, which writes its own graph there): the
+/* -o DIR (with -explain, DIR/NAME-explain.dot is written too): the
  * execution graphs, from a capture run after the block is complete.
  * False with *msg on an error. */
 static bool graph_block(const corral_options *o, const CatModel *m, Program *p,
@@ -219,7 +219,7 @@ static bool graph_block(const corral_options *o, const CatModel *m, Program *p,
   dot_opts_init(&d);
   for (int i = 0; i < o->ndisplay; i++) dot_opt_apply(&d, o->display[i].key, o->display[i].value);
   bool ok = true;
-  if (d.dir && !(o->explain && !d.dumpes)) {
+  if (d.dir) {
     const CatFile *f = m->main;
     char title[512];
     snprintf(title, sizeof title, "Generic%s(%s)", f && f->catdep ? "[withcatdep]" : "",

@@ -109,7 +109,8 @@ bool dot_run(Program *p, const CProg *prog, const EngineOpts *eo, const DotOpts 
   r->p = p;
   r->legend = arena_printf(&r->arena, "Test %s, %s", p->test->name, model_title);
   EngineOpts e = *eo;
-  e.run_mode = RUN_CAPTURE;
+  /* -dumpes wants every structure: rejected candidates too */
+  e.run_mode = o->dumpes ? RUN_EXPLAIN : RUN_CAPTURE;
   e.exec_sink = dot_sink;
   e.sink_ctx = r;
   /* pictures are of real executions: no early stop on the condition */

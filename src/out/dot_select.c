@@ -587,8 +587,9 @@ static void capture_ordered(DotRun *r, const ExecView *v) {
   }
 }
 
-/* -dumpes: one graph per event structure (its first execution's values),
- * without rf or the model's relations. */
+/* -dumpes: one graph per event structure (with the values of the first
+ * candidate execution the model sees, accepted or not), without rf or
+ * the model's relations. */
 static bool structure_seen(DotRun *r, const EventStructure *es) {
   int nt = es->nthreads;
   for (int i = 0; i + nt <= r->seen_es.len; i += nt)
@@ -599,7 +600,6 @@ static bool structure_seen(DotRun *r, const EventStructure *es) {
 
 void dot_sink(void *ctx, const ExecView *v) {
   DotRun *r = ctx;
-  if (v->failure) return;
   if (r->o->dumpes) {
     if (structure_seen(r, v->es)) return;
     ExecView bare = *v;
@@ -616,7 +616,7 @@ void dot_sink(void *ctx, const ExecView *v) {
     free(norf);
     return;
   }
-  if (!dot_selects(r->o, v->p, v->cond_true)) return;
+  if (v->failure || !dot_selects(r->o, v->p, v->cond_true)) return;
   r->nshown++;
   capture_ordered(r, v);
 }

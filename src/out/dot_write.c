@@ -76,6 +76,7 @@ typedef struct W {
   int maxrank;
   int lastproc;
   bool place;                /* picture in columns: every node pinned */
+  bool picture;
 } W;
 
 static void escaped(StrBuf *b, const char *s) {
@@ -181,7 +182,10 @@ static void edge(const W *w, const DotEdge *e) {
   if (e->kind == DOT_E_FINALRF) {
     const DotNode *na = &w->x->nodes[e->a];
     sb_printf(&d, "finaleiid%d", na->eiid);
-    sb_printf(w->b, "%s [shape=none, height=0.0, width=0.0, label=\"\"", sb_cstr(&d));
+    if (w->picture) /* say what the arrow goes to */
+      sb_printf(w->b, "%s [shape=none, label=\"final %s\"", sb_cstr(&d), na->loc ? na->loc : "");
+    else
+      sb_printf(w->b, "%s [shape=none, height=0.0, width=0.0, label=\"\"", sb_cstr(&d));
     if (w->o->layout == DOT_COLUMNS)
       sb_printf(w->b, ", pos=\"%f,%f!\"", w->xscale * (double)na->proc + 1.0 + 0.2 * w->xscale,
                 w->yscale * (posy(w, na) - 0.4));
@@ -306,7 +310,7 @@ static void edges_of_kind(const W *w, DotEdgeKind k1, DotEdgeKind k2) {
 
 void dot_write_exec(const DotOpts *o, const char *legend, const DotExec *x, bool picture,
                     StrBuf *b) {
-  W w = {o, x, b, o->layout == DOT_COLUMNS, 0, 0, 0, x->maxrank, x->nprocs - 1, false};
+  W w = {o, x, b, o->layout == DOT_COLUMNS, 0, 0, 0, x->maxrank, x->nprocs - 1, false, picture};
   w.xscale = o->scale * o->xscale;
   w.yscale = o->scale * o->yscale * 0.75;
   if (picture && o->layout == DOT_COLUMNS) {
