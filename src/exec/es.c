@@ -118,6 +118,7 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
   es->iico_ctrl = ARENA_NEWN(a, Word, rel_words(d));
   es->rf_reg = ARENA_NEWN(a, Word, rel_words(d));
   es->po_full = ARENA_NEWN(a, Word, rel_words(d));
+  es->cctrl = ARENA_NEWN(a, Word, rel_words(d));
   for (int t = 0; t < p->nthreads; t++) {
     const ThreadPath *tp = &paths[t].v[choice[t]];
     for (int i = 0; i < tp->n_iico_data; i++)
@@ -126,14 +127,20 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
       rel_set(d, es->iico_ctrl, map[t][tp->iico_ctrl[i].a], map[t][tp->iico_ctrl[i].b]);
     for (int i = 0; i < tp->n_rf_reg; i++)
       rel_set(d, es->rf_reg, map[t][tp->rf_reg[i].a], map[t][tp->rf_reg[i].b]);
+    for (int i = 0; i < tp->n_cctrl; i++)
+      rel_set(d, es->cctrl, map[t][tp->cctrl[i].a], map[t][tp->cctrl[i].b]);
   }
+  /* C: events of one statement are po-ordered too, in creation order. */
+  bool c_po = p->test->arch == ARCH_C;
   /* po: same thread, earlier instruction instance. */
   for (int i = 0; i < es->n; i++) {
     const Event *ei = &es->ev[i];
     if (ei->thread < 0) continue;
     for (int j = 0; j < es->n; j++) {
       const Event *ej = &es->ev[j];
-      if (ej->thread == ei->thread && ei->inst < ej->inst) rel_set(d, es->po_full, i, j);
+      if (ej->thread == ei->thread &&
+          (ei->inst < ej->inst || (c_po && ei->inst == ej->inst && ei->sub < ej->sub)))
+        rel_set(d, es->po_full, i, j);
     }
   }
   /* Reads and writes. */
@@ -223,6 +230,11 @@ void es_deps(const EventStructure *es, Deps *out, Arena *a) {
   rel_or(d, dd, dd_pre, out->addr);
   rel_or(d, dd, dd, out->data);
   rel_compose(d, tmp, dd, ctrl1);
+  /* C: the reads an if's condition depends on control its branches. */
+  Word *cc = NEWREL();
+  rel_compose(d, cc, dd_pre, es->cctrl);
+  rel_or(d, cc, cc, es->cctrl);
+  rel_or(d, tmp, tmp, cc);
   out->ctrl = NEWREL();
   restrict_by(es, out->ctrl, tmp, p_mem, p_relevant);
   out->depend = dd;

@@ -49,6 +49,8 @@ typedef struct Event {
                            register events: the value */
   Sym wval;             /* single-event RMW (EV_R|EV_W): value written */
   uint8_t size;         /* access size in bytes */
+  uint8_t sub;          /* order of creation within its instruction
+                           (C: po relates events of one statement) */
   uint64_t tags;        /* bits in the test's tag table (TagTable below):
                            annotations (X, A, L...) and fence kinds */
 } Event;
@@ -78,6 +80,8 @@ typedef struct ThreadPath {
   int nnodes;
   Edge *iico_data, *iico_ctrl, *rf_reg;
   int n_iico_data, n_iico_ctrl, n_rf_reg;
+  Edge *cctrl;          /* C: condition event -> event in a branch of its if */
+  int n_cctrl;
   Sym *assume;          /* each must evaluate to non-zero */
   int nassume;
   Sym *final_regs;      /* per register id: final value (SYM_NONE: never
@@ -114,6 +118,7 @@ typedef struct EventStructure {
   /* Full-dimension relations (over all n events). */
   Dim full;
   Word *iico_data, *iico_ctrl, *rf_reg, *po_full;
+  Word *cctrl;          /* C: see ThreadPath.cctrl */
   /* Memory reads and writes (event ids), in order. */
   int *reads, nreads;
   int *writes, nwrites;
