@@ -131,7 +131,7 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
       rel_set(d, es->cctrl, map[t][tp->cctrl[i].a], map[t][tp->cctrl[i].b]);
   }
   /* C: events of one statement are po-ordered too, in creation order. */
-  bool c_po = p->test->arch == ARCH_C;
+  bool c_po = es->is_c = p->test->arch == ARCH_C;
   /* po: same thread, earlier instruction instance. */
   for (int i = 0; i < es->n; i++) {
     const Event *ei = &es->ev[i];
@@ -214,6 +214,12 @@ void es_deps(const EventStructure *es, Deps *out, Arena *a) {
   out->data = NEWREL();
   out->addr = NEWREL();
   rel_compose(d, out->data, dd_pre, last_data);
+  /* C: a value read and stored by one statement (`*y = *x;`, the write
+   * of an atomic op) flows without a register in between. */
+  if (es->is_c) {
+    restrict_by(es, tmp, iico, p_load, p_store);
+    rel_or(d, out->data, out->data, tmp);
+  }
   rel_compose(d, out->addr, dd_pre, last_addr);
   /* ctrl: load -dd-> commit, then po (bcc) or iico (predicated) */
   Word *po_iico = NEWREL();

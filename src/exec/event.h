@@ -119,6 +119,7 @@ typedef struct EventStructure {
   Dim full;
   Word *iico_data, *iico_ctrl, *rf_reg, *po_full;
   Word *cctrl;          /* C: see ThreadPath.cctrl */
+  bool is_c;            /* a C test: statement-level po and dependencies */
   /* Memory reads and writes (event ids), in order. */
   int *reads, nreads;
   int *writes, nwrites;
