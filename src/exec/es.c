@@ -130,17 +130,27 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
     for (int i = 0; i < tp->n_cctrl; i++)
       rel_set(d, es->cctrl, map[t][tp->cctrl[i].a], map[t][tp->cctrl[i].b]);
   }
-  /* C: events of one statement are po-ordered too, in creation order. */
-  bool c_po = es->is_c = p->test->arch == ARCH_C;
+  /* C: events of one statement are po-ordered when one is sequenced
+   * before the other: data flow, or an explicit order (an RMW's read
+   * before its write); the operands of `a + b` stay unordered. */
+  es->is_c = p->test->arch == ARCH_C;
+  if (es->is_c) {
+    for (int t = 0; t < p->nthreads; t++) {
+      const ThreadPath *tp = &paths[t].v[choice[t]];
+      for (int i = 0; i < tp->n_seq; i++)
+        rel_set(d, es->po_full, map[t][tp->seq[i].a], map[t][tp->seq[i].b]);
+    }
+    rel_or(d, es->po_full, es->po_full, es->iico_data);
+    rel_or(d, es->po_full, es->po_full, es->iico_ctrl);
+    rel_closure(d, es->po_full);
+  }
   /* po: same thread, earlier instruction instance. */
   for (int i = 0; i < es->n; i++) {
     const Event *ei = &es->ev[i];
     if (ei->thread < 0) continue;
     for (int j = 0; j < es->n; j++) {
       const Event *ej = &es->ev[j];
-      if (ej->thread == ei->thread &&
-          (ei->inst < ej->inst || (c_po && ei->inst == ej->inst && ei->sub < ej->sub)))
-        rel_set(d, es->po_full, i, j);
+      if (ej->thread == ei->thread && ei->inst < ej->inst) rel_set(d, es->po_full, i, j);
     }
   }
   /* Reads and writes. */

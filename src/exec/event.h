@@ -49,8 +49,6 @@ typedef struct Event {
                            register events: the value */
   Sym wval;             /* single-event RMW (EV_R|EV_W): value written */
   uint8_t size;         /* access size in bytes */
-  uint8_t sub;          /* order of creation within its instruction
-                           (C: po relates events of one statement) */
   uint64_t tags;        /* bits in the test's tag table (TagTable below):
                            annotations (X, A, L...) and fence kinds */
 } Event;
@@ -82,6 +80,9 @@ typedef struct ThreadPath {
   int n_iico_data, n_iico_ctrl, n_rf_reg;
   Edge *cctrl;          /* C: condition event -> event in a branch of its if */
   int n_cctrl;
+  Edge *seq;            /* C: sequencing inside a statement beyond data flow
+                           (the read of an RMW before its write) */
+  int n_seq;
   Sym *assume;          /* each must evaluate to non-zero */
   int nassume;
   Sym *final_regs;      /* per register id: final value (SYM_NONE: never

@@ -71,6 +71,10 @@ SVal sem_commit(SemCtx *c, SVal cond, uint32_t kind, uint64_t tags);
  * iico_ctrl edges from the events of `from`. */
 void sem_ctrl_dep(SemCtx *c, SVal from);
 
+/* C: events created after this call, until the end of the statement, are
+ * sequenced (po) after the events of `from`. */
+void sem_order_after(SemCtx *c, SVal from);
+
 /* C control scopes (if/while): until the matching pop, every new event
  * is control-dependent on the events `cond` was computed from. */
 void sem_ctrl_push(SemCtx *c, SVal cond);

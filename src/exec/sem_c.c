@@ -5,7 +5,7 @@
  * simple statement, plus branch, jump and control-scope entries for if and
  * while.  A statement's expression tree is evaluated left to right here;
  * every memory access, fence and lock operation becomes an event, and all
- * events of one statement are po-ordered in creation order (es.c).
+ * events of one statement are po-ordered when sequenced (es.c).
  *
  * Annotations: a Linux access carries the set name of its bell annotation
  * (ONCE, Acquire's ACQUIRE, Rmb, ...) and the two halves of an RMW the set
@@ -71,7 +71,9 @@ static SVal eval(CEval *x, const CNode *n);
 
 /* A Linux RMW's read half and, unless `no_write`, its write half. */
 static SVal rmw_read(CEval *x, const CNode *n, SVal addr) {
-  return sem_load(x->c, addr, 4, tags_of(x, n, n->mo, true) | sem_tag(x->c, "RMW"));
+  SVal r = sem_load(x->c, addr, 4, tags_of(x, n, n->mo, true) | sem_tag(x->c, "RMW"));
+  sem_order_after(x->c, r);
+  return r;
 }
 static void rmw_write(CEval *x, const CNode *n, SVal addr, SVal v) {
   sem_store(x->c, addr, v, 4, tags_of(x, n, n->mo, true) | sem_tag(x->c, "RMW"));
@@ -144,6 +146,7 @@ static SVal eval_rmw(CEval *x, const CNode *n) {
   case CK_CAS: {
     SVal pexp = eval(x, n->b), d = eval(x, n->c);
     SVal expected = sem_load(c, pexp, 4, sem_tag(c, "NA"));
+    sem_order_after(c, expected);
     if (choose2(x, n) == 0) {
       int ev;
       SVal old = c11_rmw(x, n, addr, n->mo, &ev);
@@ -158,7 +161,7 @@ static SVal eval_rmw(CEval *x, const CNode *n) {
   }
   case CK_TRYLOCK:
     if (choose2(x, n) == 0) {
-      lock_event(x, addr, "LKR");
+      sem_order_after(c, lock_event(x, addr, "LKR"));
       lock_event(x, addr, "LKW");
       return sem_int(c, 1);
     }
@@ -240,7 +243,7 @@ static void exec_stmt(CEval *x, const CNode *n) {
   }
   case CK_LOCK: {
     SVal addr = eval(x, n->a);
-    lock_event(x, addr, "LKR");
+    sem_order_after(c, lock_event(x, addr, "LKR"));
     lock_event(x, addr, "LKW");
     return;
   }
