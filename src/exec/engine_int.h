@@ -17,8 +17,11 @@ enum { PD_SLOTS = 64 + TAG_MAX }; /* cache slots: kinds, then tag sets */
 /* What the workers of one test share: the current structure and its
  * candidate writes (built by the main thread, read-only meanwhile), the
  * queue of rf prefixes, and the stop conditions. */
+typedef struct CProp CProp; /* engine.c: the condition, prepared */
+
 typedef struct Shared {
   EventStructure *es;
+  const CProp *cond, *filter;
   int **cands;
   int *ncands;
   int *read_index;

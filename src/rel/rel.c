@@ -68,12 +68,51 @@ static void closure_warshall(Dim d, Word *r) {
     bool any = false;
     for (int x = 0; x < w; x++) any |= rk[x] != 0;
     if (!any) continue;
+    if (w == 1) {
+      Word m = rk[0];
+      for (int i = 0; i < d.n; i++) r[i] |= m & -((r[i] >> k) & 1);
+      continue;
+    }
     for (int i = 0; i < d.n; i++) {
       Word *ri = r + (size_t)i * w;
       if (bit_get(ri, k))
         for (int x = 0; x < w; x++) ri[x] |= rk[x];
     }
   }
+}
+
+/* One word per row (n <= 64, the usual case): depth-first search with the
+ * visited and on-stack sets as bit masks, so a step is a few word
+ * operations.  Events with no successor are finished from the start.
+ * Fills `order` with a post-order of the visited events (successors
+ * first) and returns its length, or -1 on a cycle. */
+static int dfs_w1(int n, const Word *r, int *order) {
+  int stack[64], norder = 0;
+  Word all = n == 64 ? ~(Word)0 : ((Word)1 << n) - 1, done = 0, onstack = 0;
+  for (int i = 0; i < n; i++)
+    if (!r[i]) done |= (Word)1 << i;
+  for (Word todo = all & ~done; todo; todo = all & ~done) {
+    int sp = 0, s = __builtin_ctzll(todo);
+    stack[sp++] = s;
+    onstack |= (Word)1 << s;
+    while (sp) {
+      int u = stack[sp - 1];
+      Word ru = r[u];
+      if (ru & onstack) return -1;
+      Word next = ru & ~done;
+      if (!next) {
+        onstack &= ~((Word)1 << u);
+        done |= (Word)1 << u;
+        if (order) order[norder++] = u;
+        sp--;
+        continue;
+      }
+      int v = __builtin_ctzll(next);
+      onstack |= (Word)1 << v;
+      stack[sp++] = v;
+    }
+  }
+  return norder;
 }
 
 /* Most relations a model closes (happens-before, program order...) are
@@ -90,6 +129,20 @@ void rel_closure(Dim d, Word *r) {
   }
   int colour[STACK_MAX], stack[STACK_MAX], cursor[STACK_MAX], order[STACK_MAX];
   int norder = 0;
+  if (w == 1) {
+    norder = dfs_w1(n, r, order);
+    if (norder < 0) {
+      closure_warshall(d, r);
+      return;
+    }
+    for (int k = 0; k < norder; k++) {
+      int v = order[k];
+      Word acc = r[v];
+      for (Word b = r[v]; b; b &= b - 1) acc |= r[__builtin_ctzll(b)];
+      r[v] = acc;
+    }
+    return;
+  }
   memset(colour, 0, sizeof(int) * (size_t)n);
   for (int s0 = 0; s0 < n; s0++) {
     if (colour[s0]) continue;
@@ -184,6 +237,7 @@ bool rel_irreflexive(Dim d, const Word *r) {
 }
 
 bool rel_acyclic(Dim d, const Word *r, int *scratch) {
+  if (d.w == 1) return dfs_w1(d.n, r, NULL) >= 0;
   return rel_find_cycle(d, r, NULL, scratch) == 0;
 }
 
