@@ -44,7 +44,7 @@ typedef struct CBind {
 
 /* Functions the interpreter runs natively when it recognises them (their
  * compiled form has a known fingerprint, analyse.c). */
-enum { NATIVE_NONE, NATIVE_CROSS };
+enum { NATIVE_NONE, NATIVE_CROSS, NATIVE_CO_LOCS };
 
 struct CFun {
   CPat param;
@@ -285,6 +285,10 @@ struct Run {
   CatShown *shown;     /* capture: what the executed show instructions showed */
   int nshown, capshown;
   struct ECache *ecache; /* per cacheable expression (prog->ncache) */
+  /* classes-loc of the last set asked, while loc is the structure's */
+  Word *part_arg;
+  Value *part_val;
+  uint64_t part_gen;
   BusyVec busy;
   RunStats stats;
 };
@@ -338,6 +342,7 @@ void run_with(Run *r, int i, Value *set, uint64_t flags);
 /* prims.c */
 int prim_lookup(const char *name);  /* -1 if none */
 Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos);
+Value *prim_linearisations(Run *r, Value *sv, Value *rv, SrcPos pos);
 const char *prim_name(int prim);
 
 #endif

@@ -627,10 +627,31 @@ static Value *native_cross(Run *r, Value *arg) {
   return lazy_prod(r, arg->u.elems, arg->n);
 }
 
+/* A recognised co_locs (analyse.c) applied to (pco, wss), wss a set of
+ * event sets: the set of linearisations(ws, pco), as the cat recursion
+ * builds it with ++ (sorted, without duplicates; {} when wss is empty);
+ * NULL for any other shape. */
+static Value *native_co_locs(Run *r, Value *arg, SrcPos pos) {
+  if (arg->kind != V_TUPLE || arg->n != 2) return NULL;
+  Value *pco = arg->u.elems[0], *wss = lazy_force(r, arg->u.elems[1]);
+  if (wss->kind != V_VSET) return NULL;
+  if (pco->kind != V_REL && pco->kind != V_EMPTY) return NULL;
+  for (int i = 0; i < wss->n; i++)
+    if (wss->u.elems[i]->kind != V_SET) return NULL;
+  if (wss->n == 0) return &EMPTY_V;
+  Value **out = arena_alloc(run_cur(r), sizeof(Value *) * (size_t)wss->n);
+  for (int i = 0; i < wss->n; i++) out[i] = prim_linearisations(r, wss->u.elems[i], pco, pos);
+  return mk_vset(r, out, wss->n);
+}
+
 static Value *apply(Run *r, Value *fv, Value *arg, SrcPos pos) {
   if (fv->kind == V_PRIM) return prim_apply(r, fv->u.prim, arg, pos);
   if (fv->kind == V_CLOSURE && fv->u.clo->fn->native == NATIVE_CROSS) {
     Value *v = native_cross(r, arg);
+    if (v) return v;
+  }
+  if (fv->kind == V_CLOSURE && fv->u.clo->fn->native == NATIVE_CO_LOCS) {
+    Value *v = native_co_locs(r, arg, pos);
     if (v) return v;
   }
   if (fv->kind != V_CLOSURE)

@@ -80,12 +80,17 @@ static Value *partition(Run *r, const Word *s, const Word *eq) {
 
 /* linearisations(S, r): all strict total orders of S extending r.  Large,
  * so kept lazy (lazy.c) unless it is trivially small or empty. */
-static Value *linearisations(Run *r, Value *sv, Value *rv, SrcPos pos) {
+Value *prim_linearisations(Run *r, Value *sv, Value *rv, SrcPos pos) {
   Value *s = as_set(r, sv, pos), *rel = as_rel(r, rv, pos);
   Dim d = r->d;
   int n = set_count(d, s->u.bits);
   Value *lin = lazy_lin(r, s->u.bits, rel->u.bits);
-  if (n >= 2 && rel_irreflexive(d, lin->u.lazy->order)) return lin;
+  /* the closed order has pairs on S only: S's rows tell whether it is
+   * irreflexive (acyclic) */
+  bool irrefl = true;
+  for (int i = set_next(d, s->u.bits, 0); i >= 0 && irrefl; i = set_next(d, s->u.bits, i + 1))
+    irrefl = !rel_get(d, lin->u.lazy->order, i, i);
+  if (n >= 2 && irrefl) return lin;
   /* r is cyclic on S: no order; one event or none: the empty order */
   if (n >= 2) return val_vset(r, NULL, 0);
   Value *zero = val_new_rel(r);
@@ -115,13 +120,29 @@ Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos) {
   }
   case P_CLASSES_LOC: {
     Value *s = as_set(r, arg, pos);
+    int saved_wm = r->wm;
+    r->wm = STAGE_ES;
     Value *loc = predef_by_name(r, "loc", pos);
+    int loc_stage = r->wm;
+    r->wm = MAX(saved_wm, loc_stage);
     if (!loc || loc->kind != V_REL) cat_error(r, pos, "classes-loc: no locations");
+    /* While loc is the structure's, the classes of a set are too: the
+     * models ask for those of W at every candidate. */
+    bool memo = loc_stage == STAGE_ES;
+    if (memo && r->part_val && r->part_gen == r->gen_es && set_equal(r->d, r->part_arg, s->u.bits))
+      return r->part_val;
     /* Events without a location (fences...) are dropped. */
     Word *with_loc = arena_alloc(run_cur(r), sizeof(Word) * (size_t)r->d.w);
     rel_domain(r->d, with_loc, loc->u.bits);
     set_and(r->d, with_loc, with_loc, s->u.bits);
-    return partition(r, with_loc, loc->u.bits);
+    Value *v = partition(r, with_loc, loc->u.bits);
+    if (memo) {
+      r->part_arg = arena_alloc(&r->es_cache, sizeof(Word) * (size_t)r->d.w);
+      set_copy(r->d, r->part_arg, s->u.bits);
+      r->part_val = val_copy_deep(r, &r->es_cache, v);
+      r->part_gen = r->gen_es;
+    }
+    return v;
   }
   case P_CLASSES: {
     Value *x = as_rel(r, arg, pos);
@@ -130,7 +151,7 @@ Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos) {
     return partition(r, dom, x->u.bits);
   }
   case P_LINEARISATIONS:
-    return linearisations(r, args2(r, arg, 0, pos), args2(r, arg, 1, pos), pos);
+    return prim_linearisations(r, args2(r, arg, 0, pos), args2(r, arg, 1, pos), pos);
   case P_TAG2EVENTS: {
     if (arg->kind != V_TAG) cat_error(r, pos, "type error: tag expected");
     const EnumType *et = &r->prog->enums[arg->n];

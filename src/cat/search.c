@@ -28,11 +28,27 @@ typedef struct Search {
   int nfactors;
   Word *cur;           /* the relation chosen so far */
   bool probed;         /* the last decision was probed (not forced) */
+  bool *single_from;   /* [j]: factors j.. have one element each */
 } Search;
+
+/* Is the order of z total on the events not placed yet, so that it can
+ * be finished in one way only?  (z->order is transitively closed.) */
+static bool lin_rest_forced(Dim d, const Lazy *z, const Word *placed) {
+  for (int e = set_next(d, z->set, 0); e >= 0; e = set_next(d, z->set, e + 1)) {
+    if (bit_get(placed, e)) continue;
+    for (int p = set_next(d, z->set, e + 1); p >= 0; p = set_next(d, z->set, p + 1))
+      if (!bit_get(placed, p) && !rel_get(d, z->order, p, e) && !rel_get(d, z->order, e, p))
+        return false;
+  }
+  return true;
+}
 
 /* Bind x to the relation `bits` and run the probe checks on it.  A forced
  * decision (the only possible one) is not probed: its subtree is not
- * smaller than its parent's, whose probe already passed. */
+ * smaller than its parent's, whose probe already passed.  Nor is a
+ * decision after which the rest is forced: its subtree is a single
+ * element, which the leaf checks in full anyway (a monotone check that
+ * fails on the partial relation fails on that element too). */
 static bool probe(Search *s, const Word *bits, bool forced) {
   Run *r = s->r;
   s->probed = false;
@@ -99,7 +115,8 @@ static void lin_step(Search *s, int j, const Lazy *z, Word *placed, int left) {
     bit_set(placed, e);
     /* e precedes every event not placed yet */
     for (int x = 0; x < d.w; x++) row[x] |= z->set[x] & ~placed[x];
-    if (probe(s, s->cur, forced)) lin_step(s, j, z, placed, left - 1);
+    bool single = forced || (s->single_from[j + 1] && lin_rest_forced(d, z, placed));
+    if (probe(s, s->cur, single)) lin_step(s, j, z, placed, left - 1);
     bit_clr(placed, e);
     set_copy(d, row, saved);
   }
@@ -127,7 +144,7 @@ static void factor(Search *s, int j) {
   for (int k = 0; k < f->n; k++) {
     Value *o = as_rel(r, f->u.elems[k], s->ci->pos);
     rel_or(d, s->cur, saved, o->u.bits);
-    if (probe(s, s->cur, f->n == 1)) factor(s, j + 1);
+    if (probe(s, s->cur, f->n == 1 || s->single_from[j + 1])) factor(s, j + 1);
   }
   rel_copy(d, s->cur, saved);
 }
@@ -223,7 +240,16 @@ void run_with(Run *r, int i, Value *set, uint64_t flags) {
     s.factors = fs;
   }
   s.cur = arena_zalloc(s.work, sizeof(Word) * (size_t)rel_words(r->d));
-  if (probe(&s, s.cur, false)) factor(&s, 0);
+  s.single_from = arena_alloc(s.work, sizeof(bool) * (size_t)(s.nfactors + 1));
+  s.single_from[s.nfactors] = true;
+  Word *none = arena_zalloc(s.work, sizeof(Word) * (size_t)r->d.w);
+  for (int k = s.nfactors - 1; k >= 0; k--) {
+    const Value *f = s.factors[k];
+    bool single = f->kind == V_LIN ? lin_rest_forced(r->d, f->u.lazy, none)
+                                : f->kind == V_VSET && f->n == 1;
+    s.single_from[k] = single && s.single_from[k + 1];
+  }
+  if (probe(&s, s.cur, s.single_from[0])) factor(&s, 0);
   r->mult = saved_mult;
   r->sym_used = saved_used;
 }
