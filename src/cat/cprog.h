@@ -327,6 +327,7 @@ Value *as_rel(Run *r, Value *v, SrcPos pos);  /* coerce to V_REL */
 Value *as_set(Run *r, Value *v, SrcPos pos);  /* coerce to V_SET */
 int val_compare(Run *r, const Value *a, const Value *b);
 Value *val_copy_deep(Run *r, Arena *a, const Value *v);
+Value *val_cache_copy(Run *r, int stage, int level, Value *v); /* what a cache keeps */
 bool val_has_closure(const Value *v);
 Value *predef_lookup(Run *r, int name, SrcPos pos, bool *found);
 void bind_pat(Run *r, Frame *f, const CPat *p, Value *v, SrcPos pos);

@@ -292,6 +292,16 @@ Value *val_copy_deep(Run *r, Arena *a, const Value *v) {
   return c;
 }
 
+/* The copy a cache keeps of a value of stage st (<= STAGE_RF) computed
+ * with allocation level `level`.  The rf cache and level 0 are both reset
+ * for each candidate and at no other time (run_begin_rf, run_model), so a
+ * stage-1 value made at level 0, which can only point to level 0 and to
+ * longer-lived memory, is kept as it is. */
+Value *val_cache_copy(Run *r, int st, int level, Value *v) {
+  if (st == STAGE_RF && level == 0) return v;
+  return val_copy_deep(r, st == STAGE_ES ? &r->es_cache : &r->rf_cache, v);
+}
+
 /* ------------------------------------------------------- set algebra */
 
 typedef enum SetOp { OP_UNION, OP_INTER, OP_DIFF } SetOp;
@@ -318,8 +328,8 @@ static Value *set_algebra(Run *r, SetOp op, Value *a, Value *b, SrcPos pos) {
     bool rel = a->kind == V_REL;
     Value *z = rel ? raw_rel(r) : raw_set(r);
     int n = rel ? rel_words(r->d) : r->d.w;
-    const Word *x = a->u.bits, *y = b->u.bits;
-    Word *o = z->u.bits;
+    const Word *restrict x = a->u.bits, *restrict y = b->u.bits;
+    Word *restrict o = z->u.bits;
     if (op == OP_UNION) for (int i = 0; i < n; i++) o[i] = x[i] | y[i];
     else if (op == OP_INTER) for (int i = 0; i < n; i++) o[i] = x[i] & y[i];
     else for (int i = 0; i < n; i++) o[i] = x[i] & ~y[i];
@@ -549,8 +559,7 @@ static Value *force_global(Run *r, int slot, SrcPos pos) {
   g->stage = (uint8_t)st;
   g->state = SLOT_VALUE;
   if (st <= STAGE_RF && !val_has_closure(v)) {
-    Arena *a = st == STAGE_ES ? &r->es_cache : &r->rf_cache;
-    g->cached = val_copy_deep(r, a, v);
+    g->cached = val_cache_copy(r, st, r->prog->global_depth[slot], v);
     g->cached_stage = (uint8_t)st;
     g->cached_gen = st == STAGE_ES ? r->gen_es : r->gen_rf;
     r->stats.cache_misses++;
@@ -951,7 +960,7 @@ static Value *eval_cached(Run *r, const CExpr *e, Frame *f) {
   int st = r->wm;
   r->wm = MAX(saved, st);
   if (st <= STAGE_RF && !val_has_closure(v)) {
-    c->v = val_copy_deep(r, st == STAGE_ES ? &r->es_cache : &r->rf_cache, v);
+    c->v = val_cache_copy(r, st, r->level, v);
     c->stage = (uint8_t)st;
     c->gen = st == STAGE_ES ? r->gen_es : r->gen_rf;
   }

@@ -282,8 +282,7 @@ static bool letrec_fix(Run *r, const CIns *ci) {
     GSlot *g = &r->g[ci->slots[i]];
     g->stage = (uint8_t)st;
     if (st <= STAGE_RF && !val_has_closure(g->v)) {
-      Arena *a = st == STAGE_ES ? &r->es_cache : &r->rf_cache;
-      g->cached = val_copy_deep(r, a, g->v);
+      g->cached = val_cache_copy(r, st, r->prog->global_depth[ci->slots[0]], g->v);
       g->cached_stage = (uint8_t)st;
       g->cached_gen = st == STAGE_ES ? r->gen_es : r->gen_rf;
     }

@@ -16,7 +16,7 @@ void set_fill(Dim d, Word *s) {
 
 int set_count(Dim d, const Word *s) {
   int c = 0;
-  for (int i = 0; i < d.w; i++) c += __builtin_popcountll(s[i]);
+  for (int i = 0; i < d.w; i++) c += word_count(s[i]);
   return c;
 }
 
@@ -24,7 +24,7 @@ int set_first(Dim d, const Word *s) { return set_next(d, s, 0); }
 
 int rel_count(Dim d, const Word *r) {
   int c = 0, n = rel_words(d);
-  for (int i = 0; i < n; i++) c += __builtin_popcountll(r[i]);
+  for (int i = 0; i < n; i++) c += word_count(r[i]);
   return c;
 }
 
@@ -194,8 +194,11 @@ void rel_identity(Dim d, Word *dst, const Word *s) {
 }
 
 void rel_add_identity(Dim d, Word *dst, const Word *s) {
-  for (int i = set_next(d, s, 0); i >= 0; i = set_next(d, s, i + 1))
-    rel_set(d, dst, i, i);
+  for (int k = 0; k < d.w; k++)
+    for (Word b = s[k]; b; b &= b - 1) {
+      int i = k * 64 + __builtin_ctzll(b);
+      dst[(size_t)i * (size_t)d.w + (size_t)k] |= b & -b;
+    }
 }
 
 void rel_product(Dim d, Word *dst, const Word *a, const Word *b) {
