@@ -29,6 +29,9 @@ typedef struct Search {
   Word *cur;           /* the relation chosen so far */
   bool probed;         /* the last decision was probed (not forced) */
   bool *single_from;   /* [j]: factors j.. have one element each */
+  bool *total;         /* [j]: factor j is a linearisation with one order */
+  bool po_looked;      /* po below looked up */
+  const Value *po;     /* program order, for force_po_pairs */
 } Search;
 
 /* Is the order of z total on the events not placed yet, so that it can
@@ -125,6 +128,64 @@ static void lin_step(Search *s, int j, const Lazy *z, Word *placed, int left) {
   }
 }
 
+/* Before the orders of a linearisation factor are searched: for each pair
+ * of its events a, b that program order puts as a before b and the factor
+ * leaves unordered, probe "b before a" (with the factor's order, closed).
+ * When that fails, every order of the factor that puts b first fails the
+ * same monotone checks, so a before b is forced: it joins the order and
+ * the search has fewer branches.  Program order is where such failures
+ * are likely (coherence must agree with it under uniproc checks); which
+ * pairs are tried only changes the work, never the orders that pass.
+ * Returns z itself, or a strengthened copy. */
+static const Lazy *force_po_pairs(Search *s, const Lazy *z) {
+  Run *r = s->r;
+  Dim d = r->d;
+  if (s->ci->nprune == 0 || (r->mode & (RUN_CAPTURE | RUN_EXPLAIN))) return z;
+  if (!s->po_looked) {
+    s->po_looked = true;
+    int id = intern_find(&r->prog->names->in, "po");
+    bool found = false;
+    Value *po = id >= 0 ? predef_lookup(r, id, s->ci->pos, &found) : NULL;
+    s->po = found && po->kind == V_REL ? po : NULL;
+  }
+  const Value *po = s->po;
+  if (!po) return z;
+  bool saved_probed = s->probed;
+  Word *tmp = arena_alloc(s->work, sizeof(Word) * (size_t)rel_words(d));
+  Lazy *y = NULL;
+  for (int a = set_next(d, z->set, 0); a >= 0; a = set_next(d, z->set, a + 1))
+    for (int b = set_next(d, z->set, 0); b >= 0; b = set_next(d, z->set, b + 1)) {
+      const Word *order = y ? y->order : z->order;
+      if (a == b || !rel_get(d, po->u.bits, a, b) || rel_get(d, order, a, b) ||
+          rel_get(d, order, b, a))
+        continue;
+      /* tmp = cur | order | (b and its predecessors) before (a and its successors) */
+      rel_or(d, tmp, s->cur, order);
+      for (int x = set_next(d, z->set, 0); x >= 0; x = set_next(d, z->set, x + 1))
+        if (x == b || rel_get(d, order, x, b)) {
+          Word *row = rel_row(d, tmp, x);
+          set_or(d, row, row, rel_crow(d, order, a));
+          bit_set(row, a);
+        }
+      if (probe(s, tmp, false)) continue;
+      if (!y) {
+        y = arena_alloc(s->work, sizeof(Lazy));
+        *y = *z;
+        y->order = arena_alloc(s->work, sizeof(Word) * (size_t)rel_words(d));
+        rel_copy(d, y->order, z->order);
+      }
+      /* a and its predecessors before b and its successors */
+      for (int x = set_next(d, y->set, 0); x >= 0; x = set_next(d, y->set, x + 1))
+        if (x == a || rel_get(d, y->order, x, a)) {
+          Word *row = rel_row(d, y->order, x);
+          set_or(d, row, row, rel_crow(d, y->order, b));
+          bit_set(row, b);
+        }
+    }
+  s->probed = saved_probed;
+  return y ? y : z;
+}
+
 /* Choose the element of factor j, then of the following ones. */
 static void factor(Search *s, int j) {
   Run *r = s->r;
@@ -136,6 +197,7 @@ static void factor(Search *s, int j) {
   Value *f = s->factors[j];
   if (f->kind == V_LIN) {
     const Lazy *z = f->u.lazy;
+    if (!s->total[j]) z = force_po_pairs(s, z);
     Word *placed = arena_zalloc(s->work, sizeof(Word) * (size_t)d.w);
     lin_step(s, j, z, placed, z->count);
     return;
@@ -245,11 +307,12 @@ void run_with(Run *r, int i, Value *set, uint64_t flags) {
   s.cur = arena_zalloc(s.work, sizeof(Word) * (size_t)rel_words(r->d));
   s.single_from = arena_alloc(s.work, sizeof(bool) * (size_t)(s.nfactors + 1));
   s.single_from[s.nfactors] = true;
+  s.total = arena_alloc(s.work, sizeof(bool) * (size_t)(s.nfactors + 1));
   Word *none = arena_zalloc(s.work, sizeof(Word) * (size_t)r->d.w);
   for (int k = s.nfactors - 1; k >= 0; k--) {
     const Value *f = s.factors[k];
-    bool single = f->kind == V_LIN ? lin_rest_forced(r->d, f->u.lazy, none)
-                                : f->kind == V_VSET && f->n == 1;
+    s.total[k] = f->kind == V_LIN && lin_rest_forced(r->d, f->u.lazy, none);
+    bool single = s.total[k] || (f->kind == V_VSET && f->n == 1);
     s.single_from[k] = single && s.single_from[k + 1];
   }
   if (probe(&s, s.cur, s.single_from[0])) factor(&s, 0);
