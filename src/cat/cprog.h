@@ -289,6 +289,8 @@ struct Run {
   Word *part_arg;
   Value *part_val;
   uint64_t part_gen;
+  void *lin_memo;      /* prims.c: linearisations per first event */
+  uint64_t lin_memo_gen;
   BusyVec busy;
   RunStats stats;
 };

@@ -80,17 +80,57 @@ static Value *partition(Run *r, const Word *s, const Word *eq) {
 
 /* linearisations(S, r): all strict total orders of S extending r.  Large,
  * so kept lazy (lazy.c) unless it is trivially small or empty. */
+/* Linearisations of the same set and order restricted to it are asked
+ * again at every candidate (one location's writes, whose order often does
+ * not depend on the rf choice).  One entry per first event of S, filled
+ * once per structure and never replaced, so that a value handed out stays
+ * valid. */
+typedef struct LinMemo {
+  Word *set, *key;     /* S, and the order's rows restricted to S */
+  Value *v;            /* the V_LIN, in the structure's cache */
+} LinMemo;
+
+static bool lin_memo_match(Dim d, const LinMemo *m, const Word *s, const Word *rel) {
+  if (!m->v || !set_equal(d, m->set, s)) return false;
+  for (int i = set_next(d, s, 0); i >= 0; i = set_next(d, s, i + 1))
+    for (int x = 0; x < d.w; x++)
+      if ((rel_crow(d, rel, i)[x] & s[x]) != rel_crow(d, m->key, i)[x]) return false;
+  return true;
+}
+
+static void lin_memo_fill(Run *r, LinMemo *m, const Word *s, const Word *rel, const Value *lin) {
+  Dim d = r->d;
+  m->set = arena_alloc(&r->es_cache, sizeof(Word) * (size_t)d.w);
+  set_copy(d, m->set, s);
+  m->key = arena_zalloc(&r->es_cache, sizeof(Word) * (size_t)rel_words(d));
+  for (int i = set_next(d, s, 0); i >= 0; i = set_next(d, s, i + 1))
+    set_and(d, rel_row(d, m->key, i), rel_crow(d, rel, i), s);
+  m->v = val_copy_deep(r, &r->es_cache, lin);
+}
+
 Value *prim_linearisations(Run *r, Value *sv, Value *rv, SrcPos pos) {
   Value *s = as_set(r, sv, pos), *rel = as_rel(r, rv, pos);
   Dim d = r->d;
   int n = set_count(d, s->u.bits);
+  LinMemo *m = NULL;
+  if (n >= 2) {
+    if (r->lin_memo_gen != r->gen_es) {
+      r->lin_memo = arena_zalloc(&r->es_cache, sizeof(LinMemo) * (size_t)d.n);
+      r->lin_memo_gen = r->gen_es;
+    }
+    m = &((LinMemo *)r->lin_memo)[set_first(d, s->u.bits)];
+    if (lin_memo_match(d, m, s->u.bits, rel->u.bits)) return m->v;
+  }
   Value *lin = lazy_lin(r, s->u.bits, rel->u.bits);
   /* the closed order has pairs on S only: S's rows tell whether it is
    * irreflexive (acyclic) */
   bool irrefl = true;
   for (int i = set_next(d, s->u.bits, 0); i >= 0 && irrefl; i = set_next(d, s->u.bits, i + 1))
     irrefl = !rel_get(d, lin->u.lazy->order, i, i);
-  if (n >= 2 && irrefl) return lin;
+  if (n >= 2 && irrefl) {
+    if (!m->v) lin_memo_fill(r, m, s->u.bits, rel->u.bits, lin);
+    return lin;
+  }
   /* r is cyclic on S: no order; one event or none: the empty order */
   if (n >= 2) return val_vset(r, NULL, 0);
   Value *zero = val_new_rel(r);

@@ -197,7 +197,17 @@ static void factor(Search *s, int j) {
   Value *f = s->factors[j];
   if (f->kind == V_LIN) {
     const Lazy *z = f->u.lazy;
-    if (!s->total[j]) z = force_po_pairs(s, z);
+    if (s->total[j]) {
+      /* one order: z's own (closed, on z's events only) */
+      Word *saved = arena_alloc(s->work, sizeof(Word) * (size_t)rel_words(d));
+      rel_copy(d, saved, s->cur);
+      rel_or(d, s->cur, s->cur, z->order);
+      s->probed = false;
+      factor(s, j + 1);
+      rel_copy(d, s->cur, saved);
+      return;
+    }
+    z = force_po_pairs(s, z);
     Word *placed = arena_zalloc(s->work, sizeof(Word) * (size_t)d.w);
     lin_step(s, j, z, placed, z->count);
     return;
