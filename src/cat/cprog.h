@@ -299,6 +299,7 @@ struct Run {
 typedef struct Lazy {
   Word *set, *order;   /* V_LIN: the events, the closed order to extend */
   int count;           /* V_LIN: number of events */
+  int8_t total;        /* V_LIN: the order is total? 0 not known, 1 no, 2 yes */
   Value **factors;     /* V_PROD */
   int nfactors;
 } Lazy;

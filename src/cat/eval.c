@@ -130,6 +130,7 @@ static bool is_rellike(int k) { return k == V_REL || k == V_PAIR; }
 
 /* Total order on values, used to keep value sets sorted. */
 int val_compare(Run *r, const Value *a, const Value *b) {
+  if (a == b) return 0;
   if (is_lazy(a) || is_lazy(b)) return lazy_compare(r, a, b);
   int ka = a->kind, kb = b->kind;
   if (ka != kb) {
@@ -180,7 +181,12 @@ int val_compare(Run *r, const Value *a, const Value *b) {
 /* Sort and deduplicate value-set elements in place; returns the count.
  * Insertion sort: value sets are small, and this keeps us reentrant. */
 static int vset_normalise(Run *r, Value **e, int n) {
-  for (int i = 1; i < n; i++) {
+  /* often already strictly increasing (the same sets, built the same way,
+   * at every candidate) */
+  int sorted = 1;
+  while (sorted < n && val_compare(r, e[sorted - 1], e[sorted]) < 0) sorted++;
+  if (sorted >= n) return n;
+  for (int i = sorted; i < n; i++) {
     Value *x = e[i];
     int j = i - 1;
     while (j >= 0 && val_compare(r, e[j], x) > 0) {

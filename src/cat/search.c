@@ -171,6 +171,7 @@ static const Lazy *force_po_pairs(Search *s, const Lazy *z) {
       if (!y) {
         y = arena_alloc(s->work, sizeof(Lazy));
         *y = *z;
+        y->total = 0;
         y->order = arena_alloc(s->work, sizeof(Word) * (size_t)rel_words(d));
         rel_copy(d, y->order, z->order);
       }
@@ -198,13 +199,20 @@ static void factor(Search *s, int j) {
   if (f->kind == V_LIN) {
     const Lazy *z = f->u.lazy;
     if (s->total[j]) {
-      /* one order: z's own (closed, on z's events only) */
-      Word *saved = arena_alloc(s->work, sizeof(Word) * (size_t)rel_words(d));
-      rel_copy(d, saved, s->cur);
-      rel_or(d, s->cur, s->cur, z->order);
+      /* one order: z's own (closed, on z's events only, so only their
+       * rows change) */
+      Word *saved = arena_alloc(s->work, sizeof(Word) * (size_t)(z->count * d.w));
+      int k = 0;
+      for (int e = set_next(d, z->set, 0); e >= 0; e = set_next(d, z->set, e + 1), k++) {
+        Word *row = rel_row(d, s->cur, e);
+        set_copy(d, saved + (size_t)k * (size_t)d.w, row);
+        set_or(d, row, row, rel_crow(d, z->order, e));
+      }
       s->probed = false;
       factor(s, j + 1);
-      rel_copy(d, s->cur, saved);
+      k = 0;
+      for (int e = set_next(d, z->set, 0); e >= 0; e = set_next(d, z->set, e + 1), k++)
+        set_copy(d, rel_row(d, s->cur, e), saved + (size_t)k * (size_t)d.w);
       return;
     }
     z = force_po_pairs(s, z);
@@ -262,6 +270,7 @@ static Value *break_symmetry(Run *r, Value *f) {
     if (!y) {
       y = arena_alloc(run_cur(r), sizeof(Lazy));
       *y = *z;
+      y->total = 0;
       y->order = arena_alloc(run_cur(r), sizeof(Word) * (size_t)rel_words(d));
       rel_copy(d, y->order, z->order);
     }
@@ -321,7 +330,13 @@ void run_with(Run *r, int i, Value *set, uint64_t flags) {
   Word *none = arena_zalloc(s.work, sizeof(Word) * (size_t)r->d.w);
   for (int k = s.nfactors - 1; k >= 0; k--) {
     const Value *f = s.factors[k];
-    s.total[k] = f->kind == V_LIN && lin_rest_forced(r->d, f->u.lazy, none);
+    s.total[k] = false;
+    if (f->kind == V_LIN) {
+      /* known once per V_LIN: most are remembered across candidates */
+      Lazy *z = f->u.lazy;
+      if (!z->total) z->total = lin_rest_forced(r->d, z, none) ? 2 : 1;
+      s.total[k] = z->total == 2;
+    }
     bool single = s.total[k] || (f->kind == V_VSET && f->n == 1);
     s.single_from[k] = single && s.single_from[k + 1];
   }

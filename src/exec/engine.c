@@ -98,19 +98,21 @@ static int64_t typed_int(const Program *p, LocType t, int64_t x) {
   return (int64_t)u;
 }
 
+/* Final value of memory symbol s: its final write's, or its initial one. */
+static bool global_final_value(Engine *g, int s, Val *out) {
+  if (s < 0) return false;
+  int w = g->fw[s] >= 0 ? g->fw[s] : g->es->init_of_sym[s];
+  const Event *e = &g->es->ev[w];
+  return eval_node(g, (e->flags & EV_R) && e->wval != SYM_NONE ? e->wval : e->val, out);
+}
+
 /* Value of a register or memory location in the final state. */
 static bool final_value(Engine *g, const LitLoc *l, Val *out) {
   if (l->kind == LOC_REG) {
     if (l->thread < 0 || l->thread >= g->es->nthreads || l->regid < 0) return false;
     return eval_node(g, g->es->final_regs[l->thread][l->regid], out);
   }
-  if (l->kind == LOC_GLOBAL) {
-    int s = intern_find(&g->p->syms, l->sym);
-    if (s < 0) return false;
-    int w = g->fw[s] >= 0 ? g->fw[s] : g->es->init_of_sym[s];
-    const Event *e = &g->es->ev[w];
-    return eval_node(g, (e->flags & EV_R) && e->wval != SYM_NONE ? e->wval : e->val, out);
-  }
+  if (l->kind == LOC_GLOBAL) return global_final_value(g, intern_find(&g->p->syms, l->sym), out);
   return false;
 }
 
@@ -216,10 +218,7 @@ static CProp *cprop_build(Program *p, const Prop *pr, Arena *a) {
 /* final_value with the symbol already found. */
 static bool cprop_value(Engine *g, const LitLoc *l, int sym, Val *out) {
   if (l->kind != LOC_GLOBAL) return final_value(g, l, out);
-  if (sym < 0) return false;
-  int w = g->fw[sym] >= 0 ? g->fw[sym] : g->es->init_of_sym[sym];
-  const Event *e = &g->es->ev[w];
-  return eval_node(g, (e->flags & EV_R) && e->wval != SYM_NONE ? e->wval : e->val, out);
+  return global_final_value(g, sym, out);
 }
 
 /* Same answers as prop_eval with final_value as the location reader. */
@@ -406,17 +405,16 @@ static void run_candidate(Engine *g) {
   const Program *p = g->p;
   for (int i = 0; i < p->ndisp; i++) {
     const DispLoc *dl = &p->disp[i];
-    LitLoc l = {0};
+    Val v;
     if (dl->kind == DL_REG) {
+      LitLoc l = {0};
       l.kind = LOC_REG;
       l.thread = dl->thread;
       l.regid = dl->reg;
-    } else {
-      l.kind = LOC_GLOBAL;
-      l.sym = intern_name(&p->syms, dl->sym);
+      if (!final_value(g, &l, &v)) return;
+    } else if (!global_final_value(g, dl->sym, &v)) {
+      return;
     }
-    Val v;
-    if (!final_value(g, &l, &v)) return;
     if (v.kind == VAL_INT) v.num = typed_int(p, dl->type, v.num);
     g->state[i] = v;
   }
