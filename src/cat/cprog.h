@@ -263,8 +263,9 @@ struct Run {
   GSlot *g;
   Arena levels[MAX_LEVELS]; /* 0: candidate; k: inside the k-th fork */
   int level;           /* current allocation level */
-  Arena es_cache, rf_cache;
-  uint64_t gen_es, gen_rf, gen_counter;
+  Arena es_cache, rf_cache, fw_cache;
+  uint64_t gen_es, gen_rf, gen_fw, gen_counter;
+  bool one_fw;         /* one final-write choice per rf choice */
   int wm;              /* stage watermark of the current evaluation */
   int *scratch;        /* 3n ints for cycle search */
   int scratch_n;
@@ -331,6 +332,7 @@ Value *as_set(Run *r, Value *v, SrcPos pos);  /* coerce to V_SET */
 int val_compare(Run *r, const Value *a, const Value *b);
 Value *val_copy_deep(Run *r, Arena *a, const Value *v);
 Value *val_cache_copy(Run *r, int stage, int level, Value *v); /* what a cache keeps */
+uint64_t run_stage_gen(const Run *r, int stage); /* generation of a stage's cache */
 bool val_has_closure(const Value *v);
 Value *predef_lookup(Run *r, int name, SrcPos pos, bool *found);
 void bind_pat(Run *r, Frame *f, const CPat *p, Value *v, SrcPos pos);

@@ -298,14 +298,15 @@ Value *val_copy_deep(Run *r, Arena *a, const Value *v) {
   return c;
 }
 
-/* The copy a cache keeps of a value of stage st (<= STAGE_RF) computed
- * with allocation level `level`.  The rf cache and level 0 are both reset
- * for each candidate and at no other time (run_begin_rf, run_model), so a
- * stage-1 value made at level 0, which can only point to level 0 and to
- * longer-lived memory, is kept as it is. */
+/* The copy a cache keeps of a value of stage st (<= STAGE_FW) computed
+ * with allocation level `level`.  The final-write cache and level 0 are
+ * both reset for each candidate and at no other time (run_begin_fw,
+ * run_model), so a stage-2 value made at level 0, which can only point to
+ * level 0 and to longer-lived memory, is kept as it is; so is a stage-1
+ * one when every rf choice has a single final-write choice (run_set_one_fw). */
 Value *val_cache_copy(Run *r, int st, int level, Value *v) {
-  if (st == STAGE_RF && level == 0) return v;
-  return val_copy_deep(r, st == STAGE_ES ? &r->es_cache : &r->rf_cache, v);
+  if (level == 0 && (st == STAGE_FW || (st == STAGE_RF && r->one_fw))) return v;
+  return val_copy_deep(r, run_arena(r, st), v);
 }
 
 /* ------------------------------------------------------- set algebra */
@@ -564,10 +565,10 @@ static Value *force_global(Run *r, int slot, SrcPos pos) {
   g->v = v;
   g->stage = (uint8_t)st;
   g->state = SLOT_VALUE;
-  if (st <= STAGE_RF && !val_has_closure(v)) {
+  if (st <= STAGE_FW && !val_has_closure(v)) {
     g->cached = val_cache_copy(r, st, r->prog->global_depth[slot], v);
     g->cached_stage = (uint8_t)st;
-    g->cached_gen = st == STAGE_ES ? r->gen_es : r->gen_rf;
+    g->cached_gen = run_stage_gen(r, st);
     r->stats.cache_misses++;
   }
   return v;
@@ -952,11 +953,11 @@ static Value *eval_inter(Run *r, const CExpr *e, Frame *f) {
 static Value *eval_node(Run *r, const CExpr *e, Frame *f);
 
 /* Closed expressions (analyse.c) keep their value while the structure
- * (stage 0) or the rf choice (stage 1) they depend on stays the same. */
+ * (stage 0), the rf choice (stage 1) or the final writes (stage 2) they
+ * depend on stay the same. */
 static Value *eval_cached(Run *r, const CExpr *e, Frame *f) {
   ECache *c = &r->ecache[e->cache];
-  if (c->v && ((c->stage == STAGE_ES && c->gen == r->gen_es) ||
-               (c->stage == STAGE_RF && c->gen == r->gen_rf))) {
+  if (c->v && c->stage <= STAGE_FW && c->gen == run_stage_gen(r, c->stage)) {
     if (c->stage > r->wm) r->wm = c->stage;
     return c->v;
   }
@@ -965,10 +966,10 @@ static Value *eval_cached(Run *r, const CExpr *e, Frame *f) {
   Value *v = eval_node(r, e, f);
   int st = r->wm;
   r->wm = MAX(saved, st);
-  if (st <= STAGE_RF && !val_has_closure(v)) {
+  if (st <= STAGE_FW && !val_has_closure(v)) {
     c->v = val_cache_copy(r, st, r->level, v);
     c->stage = (uint8_t)st;
-    c->gen = st == STAGE_ES ? r->gen_es : r->gen_rf;
+    c->gen = run_stage_gen(r, st);
   }
   return v;
 }

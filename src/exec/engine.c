@@ -427,8 +427,8 @@ static void run_candidate(Engine *g) {
   }
   g->out->candidates++;
   __atomic_add_fetch(&g->sh->candidates, 1, __ATOMIC_RELAXED);
-  predef_reset(g, false);
-  run_begin_rf(g->run);
+  predef_reset(g, STAGE_FW);
+  run_begin_fw(g->run);
   find_symmetry(g);
   run_model(g->run);
 }
@@ -492,6 +492,9 @@ static void rf_leaf(Engine *g) {
     g->out->loop = true;
     return;
   }
+  /* what depends on rf alone is kept for all its final-write choices */
+  predef_reset(g, STAGE_RF);
+  run_begin_rf(g->run);
   choose_fw(g, 0);
 }
 
@@ -559,7 +562,7 @@ static void worker_begin(Engine *g) {
   Word *univ = ARENA_NEWN(&g->es_arena, Word, g->d.w);
   set_fill(g->d, univ);
   run_begin_structure(g->run, g->d, univ);
-  predef_reset(g, true);
+  predef_reset(g, STAGE_ES);
   g->vals = ARENA_NEWN(&g->es_arena, Val, es->nnodes + 1);
   g->vstate = ARENA_NEWN(&g->es_arena, uint8_t, es->nnodes + 1);
   g->fw = ARENA_NEWN(&g->es_arena, int, es->nsyms + 1);
@@ -702,6 +705,7 @@ static void worker_init(Engine *g, Shared *sh, Program *p, const CProg *prog,
   g->state = xcalloc((size_t)p->ndisp + 1, sizeof(Val));
   g->pre_es = xcalloc(PD_SLOTS, sizeof(Value *));
   g->pre_rf = xcalloc(PD_SLOTS, sizeof(Value *));
+  g->pre_fw = xcalloc(PD_SLOTS, sizeof(Value *));
   arena_init(&g->es_arena);
   err_init(&g->werr);
   /* Symmetry needs models blind to values, and real executions otherwise
@@ -720,6 +724,7 @@ static void worker_free(Engine *g) {
   free(g->state);
   free(g->pre_es);
   free(g->pre_rf);
+  free(g->pre_fw);
   stateset_free(&g->set);
   arena_free(&g->es_arena);
   err_free(&g->werr);
@@ -852,6 +857,7 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
       w[i].run = run_new(prog, host, i == 0 ? err : &w[i].werr);
       if (i > 0) run_set_stack_limit(w[i].run, WORKER_STACK / 4 * 3);
       run_set_mode(w[i].run, o->run_mode);
+      run_set_one_fw(w[i].run, p->nobserved == 0);
     }
     bool empty = false;
     for (int t = 0; t < p->nthreads; t++) empty |= paths[t].n == 0;
