@@ -153,12 +153,21 @@ static const Lazy *force_po_pairs(Search *s, const Lazy *z) {
   bool saved_probed = s->probed;
   Word *tmp = arena_alloc(s->work, sizeof(Word) * (size_t)rel_words(d));
   Lazy *y = NULL;
+  /* Pairs next to each other in program order (among the factor's events)
+   * first: once they are forced, transitivity orders the others. */
+  for (int pass = 0; pass < 2; pass++)
   for (int a = set_next(d, z->set, 0); a >= 0; a = set_next(d, z->set, a + 1))
     for (int b = set_next(d, z->set, 0); b >= 0; b = set_next(d, z->set, b + 1)) {
       const Word *order = y ? y->order : z->order;
       if (a == b || !rel_get(d, po->u.bits, a, b) || rel_get(d, order, a, b) ||
           rel_get(d, order, b, a))
         continue;
+      if (pass == 0) {
+        bool next = true;
+        for (int c = set_next(d, z->set, 0); c >= 0 && next; c = set_next(d, z->set, c + 1))
+          if (rel_get(d, po->u.bits, a, c) && rel_get(d, po->u.bits, c, b)) next = false;
+        if (!next) continue;
+      }
       /* tmp = cur | order | (b and its predecessors) before (a and its successors) */
       rel_or(d, tmp, s->cur, order);
       for (int x = set_next(d, z->set, 0); x >= 0; x = set_next(d, z->set, x + 1))
