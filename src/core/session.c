@@ -14,6 +14,7 @@
 #include "corral.h"
 #include "../cat/interp.h"
 #include "../exec/engine.h"
+#include "../litmus/c.h"
 #include "../litmus/litmus.h"
 #include "../out/hash.h"
 #include "../out/dot.h"
@@ -347,6 +348,42 @@ done:
   return st;
 }
 
+/* C tests: expand the macros of the -macros file (found on the search
+ * path) and lower the threads; false with the error in err. */
+static bool expand_c(const corral_options *o, Test *t, const char *path, Err *err) {
+  Arena a;
+  arena_init(&a);
+  char *text = NULL;
+  const char *file = NULL;
+  bool ok = true;
+  if (o->macros) {
+    const char *sp[64];
+    int ns = search_path(o, sp, 64, &a);
+    file = cat_find_file(o->macros, sp, ns, &a);
+    size_t len;
+    text = file ? read_file(file, &len) : NULL;
+    if (!text) {
+      err->pos = (SrcPos){path, 0, 0};
+      sb_clear(&err->msg);
+      sb_printf(&err->msg, "cannot find macro file %s", o->macros);
+      ok = false;
+    }
+  }
+  if (ok) {
+    ErrJmp j;
+    err_push(err, &j);
+    if (setjmp(j.jb) == 0) {
+      c_expand(t, file, text, err);
+      err_pop(err, &j);
+    } else {
+      ok = false;
+    }
+  }
+  free(text);
+  arena_free(&a);
+  return ok;
+}
+
 corral_status corral_run_file(const corral_options *o, const char *path,
                               corral_result *r) {
   memset(r, 0, sizeof *r);
@@ -372,6 +409,11 @@ corral_status corral_run_file(const corral_options *o, const char *path,
   }
   t = litmus_parse(path, text, &err);
   if (!t) {
+    r->diag = format_err(&err);
+    r->status = CORRAL_ETEST;
+    goto done;
+  }
+  if (t->c && !expand_c(o, t, path, &err)) {
     r->diag = format_err(&err);
     r->status = CORRAL_ETEST;
     goto done;

@@ -104,7 +104,7 @@ static char *event_desc(Explanation *x, const ExecView *v, int e) {
     sb_puts(&b, ev->flags & EV_BCC ? "Branch" : "Commit");
   } else if (ev->flags & EV_REG) {
     sb_printf(&b, "%s[%s]=", ev->flags & EV_RREG ? "Rreg" : "Wreg",
-              p->ops && p->ops->reg_name ? p->ops->reg_name(ev->reg) : "?");
+              p->ops && p->ops->reg_name ? test_reg_name(p->test, ev->reg) : "?");
     print_val(p, v->val[e], &b);
   }
   /* annotations and fence kinds, as the model's sets name them */
