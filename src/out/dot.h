@@ -75,6 +75,7 @@ typedef struct DotNode {
   const char *instr;         /* as herd prints it, or NULL */
   const char *loc;           /* memory events: the location */
   int col_y;                 /* columns: rank from the top of its thread */
+  bool data;                 /* shown with " (data)" (data ports, C loads) */
 } DotNode;
 
 typedef enum DotEdgeKind {
