@@ -550,8 +550,10 @@ static int *exec_key(const ExecView *v, int *nkey) {
   number_events(v, locname, eiid);
   int *key = xmalloc(sizeof(int) * (size_t)(es->nthreads + 2 * n + 2));
   int k = 0;
-  /* corral explores a branch taken first, herd falls through first */
-  for (int t = 0; t < es->nthreads; t++) key[k++] = -es->path_index[t];
+  /* corral explores a branch taken first, herd falls through first; in
+   * C, corral's branch skips the `if` body, which herd also tries first */
+  bool in_c = v->p->test->arch == ARCH_C;
+  for (int t = 0; t < es->nthreads; t++) key[k++] = in_c ? es->path_index[t] : -es->path_index[t];
   for (int i = 0; i < es->nreads; i++) {
     int rd = es->reads[i];
     int w = -1;
