@@ -129,6 +129,7 @@ bool dot_run(Program *p, const CProg *prog, const EngineOpts *eo, const DotOpts 
   }
   arena_free(&a);
   if (ok) {
+    dot_sort_execs(r);
     mkdir(o->dir, 0777); /* may exist; fopen reports what matters */
     char *base = xmalloc(strlen(o->dir) + strlen(p->test->name) + 2);
     sprintf(base, "%s/%s", o->dir, p->test->name);

@@ -619,7 +619,8 @@ static void capture_ordered(DotRun *r, const ExecView *v) {
   capture(r, v);
   vec_last(r->execs).key = key;
   vec_last(r->execs).nkey = nkey;
-  /* in order */
+  if (!r->o->nshow) return; /* dot_sort_execs puts them in order at the end */
+  /* in order: a few executions */
   for (int i = r->execs.len - 1; i > 0; i--) {
     DotExec *x = r->execs.data;
     if (key_cmp(x[i - 1].key, x[i - 1].nkey, x[i].key, x[i].nkey) <= 0) break;
@@ -627,6 +628,15 @@ static void capture_ordered(DotRun *r, const ExecView *v) {
     x[i] = x[i - 1];
     x[i - 1] = t;
   }
+}
+
+static int exec_cmp(const void *a, const void *b) {
+  const DotExec *x = a, *y = b;
+  return key_cmp(x->key, x->nkey, y->key, y->nkey);
+}
+
+void dot_sort_execs(DotRun *r) {
+  if (r->execs.len > 1) qsort(r->execs.data, (size_t)r->execs.len, sizeof(DotExec), exec_cmp);
 }
 
 /* -dumpes: one graph per event structure (with the values of the first
