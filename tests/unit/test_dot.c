@@ -198,6 +198,19 @@ static void test_end_to_end(void) {
     free(text);
   }
   corral_result_free(&r);
+  /* pictures without graphviz: a clear error, not a crash */
+  const char *saved = getenv("PATH");
+  char *keep = saved ? strdup(saved) : NULL;
+  setenv("PATH", "/nonexistent", 1);
+  CHECK_INT(corral_option(o, "-graph-format", "svg", &msg), 0);
+  CHECK(corral_run_file(o, "examples/SB.litmus", &r) != CORRAL_OK);
+  CHECK(r.diag && strstr(r.diag, ": error: -graph-format svg needs graphviz's `dot` command"));
+  corral_result_free(&r);
+  if (keep) setenv("PATH", keep, 1);
+  free(keep);
+  char side[160];
+  snprintf(side, sizeof side, "%s/SB.svg.dot", dir);
+  CHECK(access(side, F_OK) != 0); /* no leftovers */
   corral_options_free(o);
   unlink(path);
   rmdir(dir);
