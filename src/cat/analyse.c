@@ -103,6 +103,12 @@ static const uint64_t cross_fingerprints[] = {
     0x0a451475bbe2006eULL, /* models/cos.cat: pick-one-each */
 };
 
+/* co_locs of herd7's cross.cat: (pco, wss) -> the set of
+ * linearisations(ws, pco) for ws in wss. */
+static const uint64_t co_locs_fingerprints[] = {
+    0xee4e692fa73381afULL, /* cross.cat: co_locs */
+};
+
 /* The function a binding's expression evaluates to: the fun at the end of
  * its let / let rec chain. */
 static CFun *value_fun(CExpr *e) {
@@ -123,6 +129,8 @@ static void recognise_functions(CProg *p) {
               (unsigned long long)h);
     for (size_t k = 0; k < ARRAY_LEN(cross_fingerprints); k++)
       if (cross_fingerprints[k] && h == cross_fingerprints[k]) f->native = NATIVE_CROSS;
+    for (size_t k = 0; k < ARRAY_LEN(co_locs_fingerprints); k++)
+      if (h == co_locs_fingerprints[k]) f->native = NATIVE_CO_LOCS;
   }
 }
 

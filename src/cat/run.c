@@ -24,6 +24,7 @@ Run *run_new(const CProg *p, CatHost host, Err *err) {
   for (int i = 0; i < MAX_LEVELS; i++) arena_init(&r->levels[i]);
   arena_init(&r->es_cache);
   arena_init(&r->rf_cache);
+  arena_init(&r->fw_cache);
   r->slot_top = xmalloc(sizeof(int) * ((size_t)p->nglobals + 1));
   for (int s = 0; s < p->nglobals; s++) r->slot_top[s] = INT32_MAX;
   for (int i = 0; i < p->top.n; i++) {
@@ -51,6 +52,7 @@ void run_free(Run *r) {
   for (int i = 0; i < MAX_LEVELS; i++) arena_free(&r->levels[i]);
   arena_free(&r->es_cache);
   arena_free(&r->rf_cache);
+  arena_free(&r->fw_cache);
   free(r->g);
   free(r->slot_top);
   free(r->ecache);
@@ -64,8 +66,10 @@ Dim run_dim(const Run *r) { return r->d; }
 RunStats run_stats(const Run *r) { return r->stats; }
 
 Arena *run_arena(Run *r, int stage) {
-  return stage == STAGE_ES ? &r->es_cache : stage == STAGE_RF ? &r->rf_cache
-                                                              : &r->levels[0];
+  return stage == STAGE_ES   ? &r->es_cache
+         : stage == STAGE_RF ? &r->rf_cache
+         : stage == STAGE_FW ? &r->fw_cache
+                             : &r->levels[0];
 }
 
 void run_begin_structure(Run *r, Dim d, const Word *universe) {
@@ -73,9 +77,12 @@ void run_begin_structure(Run *r, Dim d, const Word *universe) {
   arena_init(&r->es_cache);
   arena_free(&r->rf_cache);
   arena_init(&r->rf_cache);
+  arena_free(&r->fw_cache);
+  arena_init(&r->fw_cache);
   r->d = d;
   r->gen_es = ++r->gen_counter;
   r->gen_rf = ++r->gen_counter;
+  r->gen_fw = ++r->gen_counter;
   r->univ = arena_alloc(&r->es_cache, sizeof(Word) * (size_t)d.w);
   set_copy(d, r->univ, universe);
   Value *u = arena_alloc(&r->es_cache, sizeof(Value));
@@ -93,6 +100,18 @@ void run_begin_structure(Run *r, Dim d, const Word *universe) {
 void run_begin_rf(Run *r) {
   arena_rewind(&r->rf_cache);
   r->gen_rf = ++r->gen_counter;
+  run_begin_fw(r);
+}
+
+void run_begin_fw(Run *r) {
+  arena_rewind(&r->fw_cache);
+  r->gen_fw = ++r->gen_counter;
+}
+
+void run_set_one_fw(Run *r, bool one) { r->one_fw = one; }
+
+uint64_t run_stage_gen(const Run *r, int stage) {
+  return stage == STAGE_ES ? r->gen_es : stage == STAGE_RF ? r->gen_rf : r->gen_fw;
 }
 
 /* Values the host builds. */
@@ -211,10 +230,8 @@ static bool do_check(Run *r, const CIns *ci, Frame *f, uint64_t *flags) {
 /* ---------------------------------------------------------- bindings */
 
 static bool cache_valid(const Run *r, const GSlot *g) {
-  if (!g->cached) return false;
-  if (g->cached_stage == STAGE_ES) return g->cached_gen == r->gen_es;
-  if (g->cached_stage == STAGE_RF) return g->cached_gen == r->gen_rf;
-  return false;
+  if (!g->cached || g->cached_stage > STAGE_FW) return false;
+  return g->cached_gen == run_stage_gen(r, g->cached_stage);
 }
 
 static void bind_global(Run *r, int slot) {
@@ -281,11 +298,10 @@ static bool letrec_fix(Run *r, const CIns *ci) {
     if (ci->binds[i].is_fun) continue;
     GSlot *g = &r->g[ci->slots[i]];
     g->stage = (uint8_t)st;
-    if (st <= STAGE_RF && !val_has_closure(g->v)) {
-      Arena *a = st == STAGE_ES ? &r->es_cache : &r->rf_cache;
-      g->cached = val_copy_deep(r, a, g->v);
+    if (st <= STAGE_FW && !val_has_closure(g->v)) {
+      g->cached = val_cache_copy(r, st, r->prog->global_depth[ci->slots[0]], g->v);
       g->cached_stage = (uint8_t)st;
-      g->cached_gen = st == STAGE_ES ? r->gen_es : r->gen_rf;
+      g->cached_gen = run_stage_gen(r, st);
     }
   }
   r->wm = MAX(saved_wm, st);

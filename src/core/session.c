@@ -17,6 +17,7 @@
 #include "../litmus/c.h"
 #include "../litmus/litmus.h"
 #include "../out/hash.h"
+#include "../out/dot.h"
 #include "../out/explain.h"
 #include "../out/herd.h"
 #include "options.h"
@@ -210,6 +211,26 @@ static bool explain_block(const corral_options *o, Program *p, const CProg *prog
   return true;
 }
 
+/* -o DIR (with -explain, DIR/NAME-explain.dot is written too): the
+ * execution graphs, from a capture run after the block is complete.
+ * False with *msg on an error. */
+static bool graph_block(const corral_options *o, const CatModel *m, Program *p,
+                        const CProg *prog, const EngineOpts *eo, Err *err, char **msg) {
+  DotOpts d;
+  dot_opts_init(&d);
+  for (int i = 0; i < o->ndisplay; i++) dot_opt_apply(&d, o->display[i].key, o->display[i].value);
+  bool ok = true;
+  if (d.dir) {
+    const CatFile *f = m->main;
+    char title[512];
+    snprintf(title, sizeof title, "Generic%s(%s)", f && f->catdep ? "[withcatdep]" : "",
+             f && f->title ? f->title : "Unknown");
+    ok = dot_run(p, prog, eo, &d, title, err, msg);
+  }
+  dot_opts_free(&d);
+  return ok;
+}
+
 /* Compile the model for this test and run the engine; fills r. */
 static corral_status simulate(const corral_options *o, const Test *t,
                               CatModel *m, const char *path, corral_result *r) {
@@ -295,6 +316,18 @@ static corral_status simulate(const corral_options *o, const Test *t,
   outcome_free(&out);
   if (!explained) {
     r->diag = format_err(&err);
+    sb_free(&b);
+    goto done;
+  }
+  char *gmsg = NULL;
+  if (!graph_block(o, m, p, prog, &eo, &err, &gmsg)) {
+    if (gmsg) {
+      r->diag = xmalloc(strlen(gmsg) + 2);
+      sprintf(r->diag, "%s\n", gmsg);
+      free(gmsg);
+    } else {
+      r->diag = format_err(&err);
+    }
     sb_free(&b);
     goto done;
   }

@@ -254,6 +254,11 @@ void es_deps(const EventStructure *es, Deps *out, Arena *a) {
   out->ctrl = NEWREL();
   restrict_by(es, out->ctrl, tmp, p_mem, p_relevant);
   out->depend = dd;
+  /* herd's data ends at memory accesses: a value flowing into a branch
+   * (data to a commit) counts for ctrl above, not as data */
+  Word *data_mem = NEWREL();
+  restrict_by(es, data_mem, out->data, p_any, p_mem);
+  out->data = data_mem;
   (void)p_commit;
 #undef NEWREL
 }

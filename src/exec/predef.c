@@ -56,9 +56,7 @@ _Static_assert(PD_COUNT <= 64, "predefined kinds share 64 cache slots");
 
 /* Stage of each predefined kind when every address is known statically;
  * rf-dependent ones are stage 1 always. */
-static bool pd_is_rf(int pd) {
-  return pd == PD_FW || pd == PD_RF || pd == PD_PCO;
-}
+static bool pd_is_fw(int pd) { return pd == PD_FW || pd == PD_PCO; }
 static bool pd_needs_values(int pd) {
   return pd == PD_LOC || pd == PD_RMW || pd == PD_AMO || pd == PD_NOLOC;
 }
@@ -329,10 +327,18 @@ Value *host_predef(void *ctx, int name, int *stage) {
   if (name < 0 || name >= g->nnames) return NULL;
   int pd = g->pd_of_name[name];
   if (!pd) return NULL;
-  bool rf = pd_is_rf(pd) || (pd_needs_values(pd) && !g->static_locs);
   int idx = pd >= PD_TAG ? 64 + (pd - PD_TAG) : pd;
-  Value **cache = rf ? g->pre_rf : g->pre_es;
-  *stage = rf ? STAGE_RF : STAGE_ES;
+  Value **cache;
+  if (pd_is_fw(pd)) {
+    cache = g->pre_fw;
+    *stage = STAGE_FW;
+  } else if (pd == PD_RF || (pd_needs_values(pd) && !g->static_locs)) {
+    cache = g->pre_rf;
+    *stage = STAGE_RF;
+  } else {
+    cache = g->pre_es;
+    *stage = STAGE_ES;
+  }
   if (!cache[idx]) cache[idx] = compute_pd(g, pd, *stage);
   return cache[idx];
 }
@@ -377,9 +383,8 @@ void predef_setup(Engine *g) {
   }
 }
 
-void predef_reset(Engine *g, bool structure) {
-  for (int k = 0; k < PD_SLOTS; k++) {
-    if (structure) g->pre_es[k] = NULL;
-    g->pre_rf[k] = NULL;
-  }
+void predef_reset(Engine *g, int stage) {
+  if (stage <= STAGE_ES) memset(g->pre_es, 0, sizeof(Value *) * PD_SLOTS);
+  if (stage <= STAGE_RF) memset(g->pre_rf, 0, sizeof(Value *) * PD_SLOTS);
+  memset(g->pre_fw, 0, sizeof(Value *) * PD_SLOTS);
 }
