@@ -538,6 +538,7 @@ static void find_letrec_memos(CProg *p) {
   for (int i = 0; i < p->top.n; i++) {
     CIns *ci = p->top.v[i];
     ci->nmemo_in = -1;
+    ci->check_slot = ci->kind == CI_CHECK ? p->ncheck_slots++ : -1;
     if (ci->kind != CI_LETREC || ci->is_local || ci->when_e) continue;
     const CExpr *in[CAP];
     int n = 0;

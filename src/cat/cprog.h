@@ -166,6 +166,8 @@ struct CIns {
    * nmemo_in = -1 when the group is not of that form. */
   const CExpr **memo_in;
   int nmemo_in;
+  /* CI_CHECK at top level: its slot of Run.check_cache (analyse.c), or -1 */
+  int check_slot;
   /* CI_SHOW: names (interned) with the expressions shown under them */
   int *show_names;
   CExpr **show_exprs;
@@ -194,6 +196,7 @@ struct CProg {
   const CIns **global_letrec; /* slot -> its top-level let rec, or NULL */
   int maxdepth;        /* number of nested with forks */
   int ncache;          /* expression cache slots (analyse.c) */
+  int ncheck_slots;    /* top-level checks (analyse.c) */
   bool uses_values;    /* the model reads event values (different-values) */
   Through through;
   EnumType *enums;
@@ -298,6 +301,7 @@ struct Run {
   uint64_t part_gen;
   void *lin_memo;      /* prims.c: linearisations per first event */
   struct LetrecMemo *lmemo; /* run.c: per top-level instruction */
+  struct CheckCache *check_cache; /* run.c: per top-level check */
   uint64_t lin_memo_gen;
   BusyVec busy;
   RunStats stats;

@@ -57,6 +57,7 @@ void run_free(Run *r) {
   free(r->slot_top);
   free(r->ecache);
   free(r->lmemo);
+  free(r->check_cache);
   free(r->shown);
   free(r->scratch);
   vec_free(r->busy);
@@ -196,13 +197,46 @@ static Value *eval_top_expr(Run *r, const CExpr *e, int nlocals, Frame *f) {
   return v;
 }
 
+/* The result of a top-level check whose expression is of stage <= 2: it
+ * holds as long as that stage's cache (a check on what depends on rf
+ * only is the same for all the final-write choices and coherence orders
+ * of an rf). */
+typedef struct CheckCache {
+  uint64_t gen;
+  uint8_t stage;
+  bool valid, ok;
+} CheckCache;
+
 /* Outcome of one check: false when the execution is rejected. */
 static bool do_check(Run *r, const CIns *ci, Frame *f, uint64_t *flags) {
   if (ci->skipped) return true;
   if (ci->prune_with >= 0 && ci->prune_with == r->skip_with) return true;
   if (ci->mode == CM_CHECK && r->prog->through != THROUGH_NONE) return true;
-  Value *v = eval_top_expr(r, ci->e, ci->nlocals, f);
-  bool ok = check_holds(r, ci, v);
+  CheckCache *cc = NULL;
+  bool ok;
+  Value *v = NULL;
+  if (ci->check_slot >= 0 && !f && !(r->mode & RUN_EXPLAIN)) {
+    if (!r->check_cache)
+      r->check_cache = xcalloc((size_t)r->prog->ncheck_slots + 1, sizeof(CheckCache));
+    cc = &r->check_cache[ci->check_slot];
+  }
+  if (cc && cc->valid && cc->gen == run_stage_gen(r, cc->stage)) {
+    ok = cc->ok;
+    r->wm = MAX(r->wm, cc->stage);
+  } else {
+    int saved_wm = r->wm;
+    r->wm = STAGE_ES;
+    v = eval_top_expr(r, ci->e, ci->nlocals, f);
+    int st = r->wm;
+    r->wm = MAX(saved_wm, st);
+    ok = check_holds(r, ci, v);
+    if (cc) {
+      cc->valid = st <= STAGE_FW;
+      cc->stage = (uint8_t)st;
+      cc->gen = cc->valid ? run_stage_gen(r, st) : 0;
+      cc->ok = ok;
+    }
+  }
   switch (ci->mode) {
   case CM_CHECK:
     if (!ok && (r->mode & RUN_EXPLAIN) && r->host.reject) {
