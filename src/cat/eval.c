@@ -701,6 +701,28 @@ static Value *apply(Run *r, Value *fv, Value *arg, SrcPos pos) {
   return v;
 }
 
+/* For "unbound var" messages: the bound name closest to `name` among the
+ * model's names (top-level bindings, predefined names, primitives), or
+ * NULL.  Only names within typo distance are checked for being bound. */
+static const char *suggest_name(Run *r, int name) {
+  const Interner *in = &r->prog->names->in;
+  const char *word = intern_name(in, name);
+  bool *global = xcalloc((size_t)in->count + 1, 1);
+  for (int s = 0; s < r->prog->nglobals; s++)
+    if (r->prog->global_name[s] >= 0) global[r->prog->global_name[s]] = true;
+  const char *best = NULL;
+  for (int id = 0; id < in->count; id++) {
+    if (id == name) continue;
+    const char *cand[1] = {intern_name(in, id)};
+    const char *c = closest_name(word, cand, 1);
+    if (!c || (best && edit_distance(word, c, 64) >= edit_distance(word, best, 64))) continue;
+    int stage;
+    if (global[id] || prim_lookup(c) >= 0 || r->host.predef(r->host.ctx, id, &stage)) best = c;
+  }
+  free(global);
+  return best;
+}
+
 Value *predef_lookup(Run *r, int name, SrcPos pos, bool *found) {
   int stage = STAGE_ES;
   Value *v = r->host.predef(r->host.ctx, name, &stage);
@@ -709,6 +731,8 @@ Value *predef_lookup(Run *r, int name, SrcPos pos, bool *found) {
       *found = false;
       return NULL;
     }
+    const char *hint = suggest_name(r, name);
+    if (hint) cat_error(r, pos, "unbound var: %s (did you mean '%s'?)", name_of(r, name), hint);
     cat_error(r, pos, "unbound var: %s", name_of(r, name));
   }
   if (found) *found = true;

@@ -101,7 +101,12 @@ int main(int argc, char **argv) {
     if (a[0] == '-' && a[1]) {
       int ar = corral_option_arity(a);
       if (ar < 0) {
-        fprintf(stderr, "corral: %s: unknown option\n%s", a, corral_usage());
+        const char *hint = corral_option_suggest(a);
+        if (hint)
+          fprintf(stderr, "corral: %s: unknown option (did you mean %s?)\n%s", a, hint,
+                  corral_usage());
+        else
+          fprintf(stderr, "corral: %s: unknown option\n%s", a, corral_usage());
         corral_options_free(o);
         return 2;
       }
@@ -116,7 +121,9 @@ int main(int argc, char **argv) {
       }
       char *msg = NULL;
       if (corral_option(o, a, arg, &msg) != 0) {
-        fprintf(stderr, "corral: %s\n", msg ? msg : "bad option");
+        /* a message from a configuration file starts with its position */
+        fprintf(stderr, "%s%s\n", msg && strstr(msg, ": error: ") ? "" : "corral: ",
+                msg ? msg : "bad option");
         free(msg);
         corral_options_free(o);
         return 2;

@@ -126,6 +126,9 @@ static CatModel *get_model(const corral_options *o, const char *model,
     StrBuf b;
     sb_init(&b);
     err_format(&err, &b);
+    sb_putc(&b, '\n');
+    err_excerpt(&err, &b);
+    b.s[--b.len] = 0; /* the caller adds the last newline */
     error = xstrdup(sb_cstr(&b));
     sb_free(&b);
     *msg = xstrdup(error);
@@ -162,6 +165,7 @@ static char *format_err(const Err *e) {
   sb_init(&b);
   err_format(e, &b);
   sb_putc(&b, '\n');
+  err_excerpt(e, &b);
   char *s = xstrdup(sb_cstr(&b));
   sb_free(&b);
   return s;

@@ -499,8 +499,18 @@ static void rf_leaf(Engine *g) {
 }
 
 static void choose_rf(Engine *g, int i) {
-  if (g->out->limit_hit) return;
+  if (g->out->limit_hit || g->halted) return;
   if (i == g->es->nreads) {
+    /* Most rf choices may fail their path constraints and never reach
+     * choose_fw: look at the limits here too, now and then. */
+    if ((++g->rf_leaves & 4095) == 0 && over_limits(g)) {
+      if (!__atomic_load_n(&g->sh->stop, __ATOMIC_RELAXED)) {
+        g->out->limit_hit = true;
+        __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
+      }
+      g->halted = true; /* this search is over, whoever stopped it */
+      return;
+    }
     rf_leaf(g);
     return;
   }
@@ -908,6 +918,11 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
     while (!empty && !__atomic_load_n(&sh.stop, __ATOMIC_RELAXED)) {
       arena_rewind(&es_arena);
       sh.es = es_build(p, paths, choice, &es_arena);
+      if (sh.es->n > ES_MAX_EVENTS)
+        err_raise(err, ERRK_LIMIT, (SrcPos){p->test->file, 1, 1},
+                  "test %s has %d events, more than the %d a relation can hold here "
+                  "(each would take %d MiB): test too large", p->test->name, sh.es->n,
+                  ES_MAX_EVENTS, (int)((size_t)sh.es->n * (size_t)((sh.es->n + 63) / 64) * 8 >> 20));
       compute_candidates(&w[0], &sh, &es_arena);
       structures++;
       run_structure(w, nworkers, &sh);

@@ -70,6 +70,8 @@ typedef struct Engine {
   StateSet set;
   Outcome *out;
   clock_t start;
+  uint64_t rf_leaves;      /* complete rf choices tried (limit checks) */
+  bool halted;             /* a limit stopped the search (choose_rf) */
   /* symmetry (find_symmetry) */
   bool sym_enabled;
   bool *sym_observed;      /* per thread: a register is displayed/filtered */
