@@ -138,6 +138,8 @@ int main(int argc, char **argv) {
       if (l) add_file(&files, line);
     }
   }
+  const char *header = corral_output_header(o);
+  if (header) fputs(header, stdout);
   Seen *seen = calloc((size_t)files.n + 1, sizeof(Seen));
   int nseen = 0;
   for (int i = 0; i < files.n; i++) {

@@ -18,6 +18,7 @@
 #include "../out/hash.h"
 #include "../out/explain.h"
 #include "../out/herd.h"
+#include "../out/json.h"
 #include "options.h"
 
 /* ------------------------------------------------------------ models */
@@ -289,7 +290,9 @@ static corral_status simulate(const corral_options *o, const Test *t,
   po.nflags = nf;
   StrBuf b;
   sb_init(&b);
-  herd_print(p, &out, &po, &b);
+  if (o->format == FORMAT_JSON) json_test(p, &out, &po, path, &b);
+  else if (o->format == FORMAT_TSV) tsv_test(p, &out, &po, path, &b);
+  else herd_print(p, &out, &po, &b);
   bool explained = !o->explain || explain_block(o, p, prog, &eo, &out, &b, &err);
   outcome_free(&out);
   if (!explained) {
@@ -376,6 +379,10 @@ done:
   err_free(&err);
   free(text);
   return r->status;
+}
+
+const char *corral_output_header(const corral_options *o) {
+  return o->format == FORMAT_TSV ? json_tsv_header() : NULL;
 }
 
 void corral_result_free(corral_result *r) {
