@@ -166,9 +166,12 @@ static char *format_err(const Err *e) {
   return s;
 }
 
-static double cpu_now(void) {
+/* CPU time of the test: the thread's when it runs alone on it (tests of
+ * a campaign run in parallel threads), the process's when the engine
+ * spreads it over workers. */
+static double cpu_now(int jobs) {
   struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  clock_gettime(jobs > 1 ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -263,17 +266,20 @@ static corral_status simulate(const corral_options *o, const Test *t,
   eo.timeout = o->timeout;
   eo.jobs = o->jobs;
   Outcome out;
-  double t0 = cpu_now();
+  double t0 = cpu_now(o->jobs);
   engine_run(p, prog, &eo, &out, &a, &err);
-  r->seconds = cpu_now() - t0;
+  r->seconds = cpu_now(o->jobs) - t0;
   err_pop(&err, &j);
   if (out.limit_hit) {
     outcome_free(&out);
     StrBuf b;
     sb_init(&b);
-    sb_printf(&b, "%s: error: test %s stopped: %s exceeded\n", path, t->name,
-              o->maxcandidates && out.candidates >= o->maxcandidates
-                  ? "-maxcandidates" : "-timeout");
+    if (o->maxcandidates && out.candidates >= o->maxcandidates)
+      sb_printf(&b, "%s: error: test %s stopped: more than %llu candidates (-maxcandidates)\n",
+                path, t->name, (unsigned long long)o->maxcandidates);
+    else
+      sb_printf(&b, "%s: error: test %s stopped: more than %g s of CPU time (-timeout)\n",
+                path, t->name, o->timeout);
     r->diag = xstrdup(sb_cstr(&b));
     sb_free(&b);
     goto done;

@@ -28,6 +28,11 @@ typedef struct Shared {
   long next_item;          /* atomic */
   int stop;                /* atomic: an error or a limit */
   uint64_t candidates;     /* atomic: for -maxcandidates */
+  /* -timeout: CPU time of the thread that runs the test (herd7 counts
+   * CPU time; the thread's, not the process's, so that tests running in
+   * parallel threads of a campaign each have their own budget). */
+  clockid_t cpu_clock;
+  double cpu_start;
 } Shared;
 
 typedef struct Engine {
@@ -65,7 +70,7 @@ typedef struct Engine {
   /* outcomes of this worker, merged at the end */
   StateSet set;
   Outcome *out;
-  clock_t start;
+  unsigned limit_tick;     /* over_limits reads the clock every 256 calls */
   /* symmetry (find_symmetry) */
   bool sym_enabled;
   bool *sym_observed;      /* per thread: a register is displayed/filtered */
