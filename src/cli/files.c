@@ -160,7 +160,7 @@ static int add_list(Files *f, const char *arg, int depth) {
 }
 
 static int add_arg(Files *f, const char *arg, int depth) {
-  if (base_name(arg)[0] == '@') return add_list(f, arg, depth);
+  if (base_name(arg)[0] == '@' || arg[0] == '@') return add_list(f, arg, depth);
   if (is_dir(arg)) return add_dir(f, arg, depth);
   files_add(f, arg);
   return 0;

@@ -178,6 +178,59 @@ static char *json_get(const char *obj, size_t n, const char *k) {
   return NULL;
 }
 
+/* States as herd's state lines ("k=v; k=v;" a line), so that logs of any
+ * format compare: from JSON's [{"k":"v",...},...] ... */
+static char *states_of_json(const char *a) {
+  size_t cap = 2 * strlen(a) + 2, n = 0;
+  char *d = malloc(cap);
+  if (!d) abort();
+  bool key = true, first = true;
+  for (const char *p = a; *p; p++) {
+    if (*p == '"') {
+      const char *e;
+      char *x = json_str(p, &e);
+      size_t m = strlen(x);
+      if (n + m + 4 > cap) {
+        cap = 2 * (n + m + 4);
+        d = realloc(d, cap);
+        if (!d) abort();
+      }
+      if (key && !first) d[n++] = ' ';
+      memcpy(d + n, x, m);
+      n += m;
+      d[n++] = key ? '=' : ';';
+      free(x);
+      key = !key;
+      first = false;
+      p = e - 1;
+    } else if (*p == '}') {
+      d[n++] = '\n';
+      first = true;
+      key = true;
+    }
+  }
+  d[n] = 0;
+  return d;
+}
+
+/* ... and from TSV's "k=v; k=v; | k=v; ..." */
+static char *states_of_tsv(const char *a) {
+  size_t n = 0;
+  char *d = malloc(strlen(a) + 2);
+  if (!d) abort();
+  for (const char *p = a; *p; p++) {
+    if (!strncmp(p, " | ", 3)) {
+      d[n++] = '\n';
+      p += 2;
+    } else {
+      d[n++] = *p;
+    }
+  }
+  if (n) d[n++] = '\n';
+  d[n] = 0;
+  return d;
+}
+
 static int parse_json_line(Log *l, const char *s, size_t n, int lineno) {
   LogTest *t = log_push(l);
   t->text = dupn(s, n + 1); /* with its newline, if any */
@@ -188,7 +241,9 @@ static int parse_json_line(Log *l, const char *s, size_t n, int lineno) {
   }
   t->name = json_get(s, n, "test");
   t->observation = json_get(s, n, "observation");
-  t->states = json_get(s, n, "states");
+  char *states = json_get(s, n, "states");
+  t->states = states ? states_of_json(states) : NULL;
+  free(states);
   t->hash = json_get(s, n, "hash");
   if (!t->name || !t->observation || !t->states) {
     fprintf(stderr, "%s:%d:1: error: not a corral JSON result (test, observation, states)\n",
@@ -222,7 +277,9 @@ static int parse_tsv_line(Log *l, const char *s, size_t n, int lineno) {
   /* the columns of json_tsv_header */
   t->name = tsv_get(s, n, 0);
   t->observation = tsv_get(s, n, 5);
-  t->states = tsv_get(s, n, 10);
+  char *states = tsv_get(s, n, 10);
+  t->states = states ? states_of_tsv(states) : NULL;
+  free(states);
   t->hash = tsv_get(s, n, 14);
   if (!t->name || !t->observation || !t->states || !t->hash) {
     fprintf(stderr, "%s:%d:1: error: not a corral TSV result line\n", l->path, lineno);
