@@ -17,8 +17,11 @@ enum { PD_SLOTS = 64 + TAG_MAX }; /* cache slots: kinds, then tag sets */
 /* What the workers of one test share: the current structure and its
  * candidate writes (built by the main thread, read-only meanwhile), the
  * queue of rf prefixes, and the stop conditions. */
+typedef struct CProp CProp; /* engine.c: the condition, prepared */
+
 typedef struct Shared {
   EventStructure *es;
+  const CProp *cond, *filter;
   int **cands;
   int *ncands;
   int *read_index;
@@ -51,6 +54,7 @@ typedef struct Engine {
   bool have_deps;
   Value **pre_es;          /* PD_SLOTS */
   Value **pre_rf;
+  Value **pre_fw;
   Arena *rf_arena;
   /* current candidate */
   int *rf_src;             /* per read index: the write it reads from */
@@ -85,7 +89,9 @@ bool ev_loc(Engine *g, int e, Val *out);
 
 /* predef.c */
 void predef_setup(Engine *g);
-void predef_reset(Engine *g, bool structure);
+/* Drop the cached names of this stage and the later ones (STAGE_ES: a new
+ * structure, STAGE_RF: a new rf choice, STAGE_FW: new final writes). */
+void predef_reset(Engine *g, int stage);
 Value *host_predef(void *ctx, int name, int *stage);
 bool host_same_value(void *ctx, int e1, int e2);
 
