@@ -247,6 +247,9 @@ static void exec_stmt(CEval *x, const CNode *n) {
     lock_event(x, addr, "LKW");
     return;
   }
+  case CK_MTXLOCK:
+    sem_lock_event(c, eval(x, n->a), sem_tag(c, "LS") | sem_tag(c, "LK"));
+    return;
   case CK_UNLOCK:
     lock_event(x, eval(x, n->a), "UL");
     return;

@@ -848,6 +848,13 @@ static CNode *builtin_stmt(Expander *x, CNode *c) {
     if (c->nkids > 1) n->b = xexpr(x, c->kids[1]);
     return n;
   }
+  if (!strcmp(s, "lock") || !strcmp(s, "mtx_lock") || !strcmp(s, "unlock") ||
+      !strcmp(s, "mtx_unlock")) {
+    arity(x, c, 1, 1);
+    n = mk_internal(x, strstr(s, "unlock") ? CK_UNLOCK : CK_MTXLOCK, c);
+    n->a = xexpr(x, c->kids[0]);
+    return n;
+  }
   if (!strcmp(s, "atomic_store_explicit")) {
     arity(x, c, 3, 3);
     n = mk_internal(x, CK_STORE, c);
