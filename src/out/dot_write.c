@@ -295,9 +295,11 @@ static void thread_prelude(const W *w, int proc) {
   } else if (w->o->layout == DOT_COLUMNS && w->o->showthread) {
     sb_printf(b, "proc%d_label_node [shape=none", proc);
     fontsize_attr(w, ',');
-    sb_printf(b, ", label=\"Thread %d\", pos=\"%f,%f!\", fixedsize=%s, width=%f, height=%f]\n", proc,
-              w->xscale * (double)proc + 1.0, w->yscale * (w->maxy + 0.6),
-              w->place ? "false" : "true", w->xscale * 0.65, w->yscale * 0.25);
+    /* herd fixes the size, too small for the label at the default scale:
+     * graphviz warns.  We let the label widen the node. */
+    sb_printf(b, ", label=\"Thread %d\", pos=\"%f,%f!\", fixedsize=false, width=%f, height=%f]\n",
+              proc, w->xscale * (double)proc + 1.0, w->yscale * (w->maxy + 0.6),
+              w->xscale * 0.65, w->yscale * 0.25);
   }
 }
 

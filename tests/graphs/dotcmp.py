@@ -16,7 +16,8 @@ order), each with the same nodes (their label text) and the same labelled
 edges, ends named by their labels; layout aside (positions, colours,
 fonts, line order).  An edge written backwards with dir=back is the edge
 the other way; taillabel/headlabel count as the label, blanks around a
-label are layout.  A row whose test corral refuses with "... tests are not
+label are layout.  Each written file must also render with graphviz's
+`dot -Tsvg` without a warning (when graphviz is installed).  A row whose test corral refuses with "... tests are not
 supported" is reported as skipped, with that reason; it runs as soon as
 the architecture is supported.  Ends with "N passed, M failed, K skipped".
 
@@ -157,7 +158,25 @@ def run_row(args, row, tmp):
     with open(expected_path) as f:
         expected = f.read()
     diff = compare(expected, actual)
-    return ('passed', '') if diff is None else ('failed', diff)
+    if diff is not None:
+        return 'failed', diff
+    warn = render_warnings(os.path.join(out, dots[0]))
+    if warn:
+        return 'failed', 'graphviz: ' + warn
+    return 'passed', ''
+
+
+def render_warnings(path):
+    """What graphviz says rendering the file as SVG ('' if nothing, or
+    if graphviz is not installed)."""
+    try:
+        p = subprocess.run(['dot', '-Tsvg', '-o', os.devnull, path], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+    except FileNotFoundError:
+        return ''
+    if p.returncode != 0:
+        return 'exit %d: %s' % (p.returncode, p.stderr.strip())
+    return p.stderr.strip()
 
 
 def main():
