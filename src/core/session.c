@@ -228,14 +228,7 @@ static bool graph_block(const corral_options *o, const CatModel *m, Program *p,
   dot_opts_init(&d);
   for (int i = 0; i < o->ndisplay; i++) dot_opt_apply(&d, o->display[i].key, o->display[i].value);
   bool ok = true;
-  if (d.dir && p->test->c) {
-    /* herd labels C events with their annotations and statements; not
-     * reproduced yet, so no graph rather than a wrong one. */
-    err->pos = (SrcPos){p->test->file, 1, 1};
-    sb_clear(&err->msg);
-    sb_puts(&err->msg, "execution graphs of C tests are not supported yet");
-    ok = false;
-  } else if (d.dir) {
+  if (d.dir) {
     const CatFile *f = m->main;
     char title[512];
     snprintf(title, sizeof title, "Generic%s(%s)", f && f->catdep ? "[withcatdep]" : "",
