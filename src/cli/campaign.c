@@ -89,7 +89,7 @@ int campaign_run(const corral_options *o, const Files *f, int workers, bool prog
       if (pthread_create(&tid[started], &attr, worker, &c) != 0) break;
     pthread_attr_destroy(&attr);
   }
-  double t0 = wall_now();
+  double t0 = wall_now(), shown = 0;
   int rc = 0, failed = 0;
   for (int i = 0; i < f->n; i++) {
     corral_result r;
@@ -105,7 +105,10 @@ int campaign_run(const corral_options *o, const Files *f, int workers, bool prog
     if (r.status != CORRAL_OK) failed++;
     int v = fn(ctx, i, f->v[i], &r);
     corral_result_free(&r);
-    if (progress) progress_line(i + 1, f->n, failed, t0);
+    if (progress && (i + 1 == f->n || wall_now() - shown > 0.1)) {
+      progress_line(i + 1, f->n, failed, t0); /* at most ten a second */
+      shown = wall_now();
+    }
     if (v) {
       rc = v;
       pthread_mutex_lock(&c.lock);
