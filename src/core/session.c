@@ -189,7 +189,8 @@ static int test_variants(const corral_options *o, const Test *t, const char **v,
   const char *tv = test_meta(t, "Variant");
   if (tv) {
     char *s = arena_strdup(a, tv);
-    for (char *tok = strtok(s, ", \t"); tok && n < cap; tok = strtok(NULL, ", \t")) {
+    char *save = NULL; /* strtok_r: tests run in parallel threads */
+    for (char *tok = strtok_r(s, ", \t", &save); tok && n < cap; tok = strtok_r(NULL, ", \t", &save)) {
       for (char *q = tok; *q; q++) *q = (char)tolower((unsigned char)*q);
       v[n++] = tok;
     }
