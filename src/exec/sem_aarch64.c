@@ -174,7 +174,11 @@ static void rmw(SemCtx *c, const Instr *ins) {
   SVal a = rd_ord(c, m->reg);
   SVal v = rd_val(c, &o[0]);
   SVal old = sem_load(c, a, access_size(ins), read_tags(c, ins, noret));
-  SVal nv = ins->op == AA_SWP ? v : aop_value(c, AA_FLAG_AOP(ins->flags), old, v);
+  SVal nv = v;
+  if (ins->op == AA_SWP)
+    sem_ctrl_dep(c, old); /* the write follows the read (iico) */
+  else
+    nv = aop_value(c, AA_FLAG_AOP(ins->flags), old, v);
   sem_store(c, a, nv, access_size(ins), write_tags(c, ins));
   if (rt) wr_val(c, rt, old);
 }
