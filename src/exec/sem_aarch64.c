@@ -267,16 +267,21 @@ static SymOp alu_op(AAOp op) {
   }
 }
 
-/* DMB / DSB: the set DMB.<option> (DSB.<option>). */
+/* DMB / DSB: the set DMB.<option> (DSB.<option>), in the order of
+ * aarch64_barrier_names.  The table gives tag names that outlive the
+ * call, as sem_tag requires. */
+static const char *const dmb_sets[] = {
+    "DMB.SY",  "DMB.LD",    "DMB.ST",    "DMB.OSH", "DMB.OSHLD", "DMB.OSHST",
+    "DMB.ISH", "DMB.ISHLD", "DMB.ISHST", "DMB.NSH", "DMB.NSHLD", "DMB.NSHST",
+};
+static const char *const dsb_sets[] = {
+    "DSB.SY",  "DSB.LD",    "DSB.ST",    "DSB.OSH", "DSB.OSHLD", "DSB.OSHST",
+    "DSB.ISH", "DSB.ISHLD", "DSB.ISHST", "DSB.NSH", "DSB.NSHLD", "DSB.NSHST",
+};
+
 static void barrier(SemCtx *c, const Instr *ins) {
-  char name[16];
-  const char *opt = aarch64_barrier_names[ins->ops[0].imm];
-  size_t n = 0;
-  const char *kind = ins->op == AA_DMB ? "DMB." : "DSB.";
-  for (const char *p = kind; *p; p++) name[n++] = *p;
-  for (const char *p = opt; *p && n + 1 < sizeof name; p++) name[n++] = *p;
-  name[n] = 0;
-  sem_fence(c, tag(c, name));
+  const char *const *names = ins->op == AA_DMB ? dmb_sets : dsb_sets;
+  sem_fence(c, tag(c, names[ins->ops[0].imm]));
 }
 
 static bool exec_memory(SemCtx *c, const Instr *ins) {
