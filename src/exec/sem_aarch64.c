@@ -26,9 +26,9 @@
  * no write) or succeeds (a write at an address equal to the reservation,
  * Ws <- 0, the write controlling the status write).
  *
- * CAS is a predicated instruction: a commit event (PRED) tests "memory =
- * Rs"; on success the write of Rt follows, controlled by the commit; on
- * failure there is no write and the read is not atomic.
+ * CAS is a predicated instruction with five alternatives (see cas()).
+ * SWP's write is iico-after its read (a control edge), so that the read
+ * cannot read from it.
  */
 #include "../litmus/aarch64.h"
 #include "sem.h"
@@ -183,27 +183,46 @@ static void rmw(SemCtx *c, const Instr *ins) {
   if (rt) wr_val(c, rt, old);
 }
 
-/* CAS Rs,Rt,[Xn]: alternative 0 fails (no write), 1 succeeds. */
+/* CAS Rs,Rt,[Xn]: herd's five alternatives, which differ in their
+ * values and in their intra-instruction dependencies (aarch64.cat tells
+ * them apart):
+ *   0, 1  failure (memory != Rs): a read (not atomic: plain, or A for
+ *         CASA/CASAL), no write, Rs <- old value; in 0 the commit
+ *         controls the write of Rs, in 1 it does not;
+ *   2     failure with write-back: an atomic read and a write of the old
+ *         value, the pair in rmw;
+ *   3, 4  success (memory = Rs): the atomic pair, writing Rt; Rs <- old,
+ *         in 3 taken from the read of Rs (controlled by the commit), in 4
+ *         from the memory read (not controlled).
+ * Every alternative reads Xn and Rs (a data port, as herd reads it as a
+ * value) and has a commit (PRED) computing "memory = Rs", which controls
+ * the write.  Rt is read by the succeeding alternatives only. */
 static void cas(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
   SVal a = rd_ord(c, o[2].reg);
   SVal expect = rd_val(c, &o[0]);
+  sem_data_port(c, expect);
   bool noret = o[0].reg == AA_ZR;
-  int alt = sem_choose(c, 4);
-  bool ok = alt >= 2;
+  int alt = sem_choose(c, 5);
+  bool ok = alt >= 3, writeback = alt == 2;
   SVal nv = ok ? rd_val(c, &o[1]) : sem_int(c, 0);
   AAMo mo = AA_FLAG_MO(ins->flags);
-  uint64_t rtags = ok || noret ? read_tags(c, ins, noret)
-                   : (mo == AA_MO_A || mo == AA_MO_AL ? tag(c, "A") : 0);
+  uint64_t rtags = ok || writeback || noret
+                       ? read_tags(c, ins, noret)
+                       : (mo == AA_MO_A || mo == AA_MO_AL ? tag(c, "A") : 0);
   SVal old = sem_load(c, a, access_size(ins), rtags);
   SVal eq = sem_op(c, S_EQ, old, expect);
   SVal commit = sem_commit(c, eq, EV_PRED, 0);
   sem_assume(c, ok ? eq : sem_op1(c, S_NOT, eq));
-  if (ok) {
-    sem_ctrl_dep(c, commit);
-    sem_store(c, a, nv, access_size(ins), write_tags(c, ins));
+  if (!ok && !writeback) {
+    if (alt == 0) sem_ctrl_dep(c, commit);
+    wr_val(c, &o[0], old);
+    return;
   }
-  wr_val(c, &o[0], old);
+  if (alt == 4) wr_val(c, &o[0], old);
+  sem_ctrl_dep(c, commit);
+  sem_store(c, a, writeback ? old : nv, access_size(ins), write_tags(c, ins));
+  if (alt != 4) wr_val(c, &o[0], alt == 3 ? expect : old);
 }
 
 /* ------------------------------------------------------------- control */
