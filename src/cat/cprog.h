@@ -44,7 +44,7 @@ typedef struct CBind {
 
 /* Functions the interpreter runs natively when it recognises them (their
  * compiled form has a known fingerprint, analyse.c). */
-enum { NATIVE_NONE, NATIVE_CROSS };
+enum { NATIVE_NONE, NATIVE_CROSS, NATIVE_CO_LOCS };
 
 struct CFun {
   CPat param;
@@ -160,6 +160,14 @@ struct CIns {
   int *prune;          /* CI_WITH: indices in the top-level list */
   int nprune;
   int prune_with;      /* CI_CHECK: index of its CI_WITH, or -1 */
+  /* Top-level let rec of relations built by relational operators only
+   * (analyse.c): the names it reads from outside the group, one node each,
+   * so that its fixpoint can be reused when they have not changed;
+   * nmemo_in = -1 when the group is not of that form. */
+  const CExpr **memo_in;
+  int nmemo_in;
+  /* CI_CHECK at top level: its slot of Run.check_cache (analyse.c), or -1 */
+  int check_slot;
   /* CI_SHOW: names (interned) with the expressions shown under them */
   int *show_names;
   CExpr **show_exprs;
@@ -188,6 +196,7 @@ struct CProg {
   const CIns **global_letrec; /* slot -> its top-level let rec, or NULL */
   int maxdepth;        /* number of nested with forks */
   int ncache;          /* expression cache slots (analyse.c) */
+  int ncheck_slots;    /* top-level checks (analyse.c) */
   bool uses_values;    /* the model reads event values (different-values) */
   Through through;
   EnumType *enums;
@@ -263,8 +272,9 @@ struct Run {
   GSlot *g;
   Arena levels[MAX_LEVELS]; /* 0: candidate; k: inside the k-th fork */
   int level;           /* current allocation level */
-  Arena es_cache, rf_cache;
-  uint64_t gen_es, gen_rf, gen_counter;
+  Arena es_cache, rf_cache, fw_cache;
+  uint64_t gen_es, gen_rf, gen_fw, gen_counter;
+  bool one_fw;         /* one final-write choice per rf choice */
   int wm;              /* stage watermark of the current evaluation */
   int *scratch;        /* 3n ints for cycle search */
   int scratch_n;
@@ -285,6 +295,14 @@ struct Run {
   CatShown *shown;     /* capture: what the executed show instructions showed */
   int nshown, capshown;
   struct ECache *ecache; /* per cacheable expression (prog->ncache) */
+  /* classes-loc of the last set asked, while loc is the structure's */
+  Word *part_arg;
+  Value *part_val;
+  uint64_t part_gen;
+  void *lin_memo;      /* prims.c: linearisations per first event */
+  struct LetrecMemo *lmemo; /* run.c: per top-level instruction */
+  struct CheckCache *check_cache; /* run.c: per top-level check */
+  uint64_t lin_memo_gen;
   BusyVec busy;
   RunStats stats;
 };
@@ -293,6 +311,7 @@ struct Run {
 typedef struct Lazy {
   Word *set, *order;   /* V_LIN: the events, the closed order to extend */
   int count;           /* V_LIN: number of events */
+  int8_t total;        /* V_LIN: the order is total? 0 not known, 1 no, 2 yes */
   Value **factors;     /* V_PROD */
   int nfactors;
 } Lazy;
@@ -323,6 +342,8 @@ Value *as_rel(Run *r, Value *v, SrcPos pos);  /* coerce to V_REL */
 Value *as_set(Run *r, Value *v, SrcPos pos);  /* coerce to V_SET */
 int val_compare(Run *r, const Value *a, const Value *b);
 Value *val_copy_deep(Run *r, Arena *a, const Value *v);
+Value *val_cache_copy(Run *r, int stage, int level, Value *v); /* what a cache keeps */
+uint64_t run_stage_gen(const Run *r, int stage); /* generation of a stage's cache */
 bool val_has_closure(const Value *v);
 Value *predef_lookup(Run *r, int name, SrcPos pos, bool *found);
 void bind_pat(Run *r, Frame *f, const CPat *p, Value *v, SrcPos pos);
@@ -338,6 +359,7 @@ void run_with(Run *r, int i, Value *set, uint64_t flags);
 /* prims.c */
 int prim_lookup(const char *name);  /* -1 if none */
 Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos);
+Value *prim_linearisations(Run *r, Value *sv, Value *rv, SrcPos pos);
 const char *prim_name(int prim);
 
 #endif

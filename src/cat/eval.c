@@ -130,6 +130,7 @@ static bool is_rellike(int k) { return k == V_REL || k == V_PAIR; }
 
 /* Total order on values, used to keep value sets sorted. */
 int val_compare(Run *r, const Value *a, const Value *b) {
+  if (a == b) return 0;
   if (is_lazy(a) || is_lazy(b)) return lazy_compare(r, a, b);
   int ka = a->kind, kb = b->kind;
   if (ka != kb) {
@@ -180,7 +181,12 @@ int val_compare(Run *r, const Value *a, const Value *b) {
 /* Sort and deduplicate value-set elements in place; returns the count.
  * Insertion sort: value sets are small, and this keeps us reentrant. */
 static int vset_normalise(Run *r, Value **e, int n) {
-  for (int i = 1; i < n; i++) {
+  /* often already strictly increasing (the same sets, built the same way,
+   * at every candidate) */
+  int sorted = 1;
+  while (sorted < n && val_compare(r, e[sorted - 1], e[sorted]) < 0) sorted++;
+  if (sorted >= n) return n;
+  for (int i = sorted; i < n; i++) {
     Value *x = e[i];
     int j = i - 1;
     while (j >= 0 && val_compare(r, e[j], x) > 0) {
@@ -292,6 +298,17 @@ Value *val_copy_deep(Run *r, Arena *a, const Value *v) {
   return c;
 }
 
+/* The copy a cache keeps of a value of stage st (<= STAGE_FW) computed
+ * with allocation level `level`.  The final-write cache and level 0 are
+ * both reset for each candidate and at no other time (run_begin_fw,
+ * run_model), so a stage-2 value made at level 0, which can only point to
+ * level 0 and to longer-lived memory, is kept as it is; so is a stage-1
+ * one when every rf choice has a single final-write choice (run_set_one_fw). */
+Value *val_cache_copy(Run *r, int st, int level, Value *v) {
+  if (level == 0 && (st == STAGE_FW || (st == STAGE_RF && r->one_fw))) return v;
+  return val_copy_deep(r, run_arena(r, st), v);
+}
+
 /* ------------------------------------------------------- set algebra */
 
 typedef enum SetOp { OP_UNION, OP_INTER, OP_DIFF } SetOp;
@@ -318,11 +335,25 @@ static Value *set_algebra(Run *r, SetOp op, Value *a, Value *b, SrcPos pos) {
     bool rel = a->kind == V_REL;
     Value *z = rel ? raw_rel(r) : raw_set(r);
     int n = rel ? rel_words(r->d) : r->d.w;
-    const Word *x = a->u.bits, *y = b->u.bits;
-    Word *o = z->u.bits;
-    if (op == OP_UNION) for (int i = 0; i < n; i++) o[i] = x[i] | y[i];
-    else if (op == OP_INTER) for (int i = 0; i < n; i++) o[i] = x[i] & y[i];
-    else for (int i = 0; i < n; i++) o[i] = x[i] & ~y[i];
+    const Word *restrict x = a->u.bits, *restrict y = b->u.bits;
+    Word *restrict o = z->u.bits;
+    /* two words at a time (SSE2, part of every x86-64; elsewhere the
+     * compiler lowers the vector type) */
+    typedef Word W2 __attribute__((vector_size(16)));
+    int i = 0;
+    W2 p, q;
+#define WORDS2(EXPR)                                                                  \
+  for (; i + 2 <= n; i += 2) {                                                        \
+    memcpy(&p, x + i, sizeof p);                                                      \
+    memcpy(&q, y + i, sizeof q);                                                      \
+    p = EXPR;                                                                         \
+    memcpy(o + i, &p, sizeof p);                                                      \
+  }
+    if (op == OP_UNION) WORDS2(p | q)
+    else if (op == OP_INTER) WORDS2(p & q)
+    else WORDS2(p & ~q)
+#undef WORDS2
+    for (; i < n; i++) o[i] = op == OP_UNION ? x[i] | y[i] : op == OP_INTER ? x[i] & y[i] : x[i] & ~y[i];
     return z;
   }
   if (is_lazy(a)) a = lazy_force(r, a);
@@ -548,11 +579,10 @@ static Value *force_global(Run *r, int slot, SrcPos pos) {
   g->v = v;
   g->stage = (uint8_t)st;
   g->state = SLOT_VALUE;
-  if (st <= STAGE_RF && !val_has_closure(v)) {
-    Arena *a = st == STAGE_ES ? &r->es_cache : &r->rf_cache;
-    g->cached = val_copy_deep(r, a, v);
+  if (st <= STAGE_FW && !val_has_closure(v)) {
+    g->cached = val_cache_copy(r, st, r->prog->global_depth[slot], v);
     g->cached_stage = (uint8_t)st;
-    g->cached_gen = st == STAGE_ES ? r->gen_es : r->gen_rf;
+    g->cached_gen = run_stage_gen(r, st);
     r->stats.cache_misses++;
   }
   return v;
@@ -627,10 +657,31 @@ static Value *native_cross(Run *r, Value *arg) {
   return lazy_prod(r, arg->u.elems, arg->n);
 }
 
+/* A recognised co_locs (analyse.c) applied to (pco, wss), wss a set of
+ * event sets: the set of linearisations(ws, pco), as the cat recursion
+ * builds it with ++ (sorted, without duplicates; {} when wss is empty);
+ * NULL for any other shape. */
+static Value *native_co_locs(Run *r, Value *arg, SrcPos pos) {
+  if (arg->kind != V_TUPLE || arg->n != 2) return NULL;
+  Value *pco = arg->u.elems[0], *wss = lazy_force(r, arg->u.elems[1]);
+  if (wss->kind != V_VSET) return NULL;
+  if (pco->kind != V_REL && pco->kind != V_EMPTY) return NULL;
+  for (int i = 0; i < wss->n; i++)
+    if (wss->u.elems[i]->kind != V_SET) return NULL;
+  if (wss->n == 0) return &EMPTY_V;
+  Value **out = arena_alloc(run_cur(r), sizeof(Value *) * (size_t)wss->n);
+  for (int i = 0; i < wss->n; i++) out[i] = prim_linearisations(r, wss->u.elems[i], pco, pos);
+  return mk_vset(r, out, wss->n);
+}
+
 static Value *apply(Run *r, Value *fv, Value *arg, SrcPos pos) {
   if (fv->kind == V_PRIM) return prim_apply(r, fv->u.prim, arg, pos);
   if (fv->kind == V_CLOSURE && fv->u.clo->fn->native == NATIVE_CROSS) {
     Value *v = native_cross(r, arg);
+    if (v) return v;
+  }
+  if (fv->kind == V_CLOSURE && fv->u.clo->fn->native == NATIVE_CO_LOCS) {
+    Value *v = native_co_locs(r, arg, pos);
     if (v) return v;
   }
   if (fv->kind != V_CLOSURE)
@@ -650,6 +701,28 @@ static Value *apply(Run *r, Value *fv, Value *arg, SrcPos pos) {
   return v;
 }
 
+/* For "unbound var" messages: the bound name closest to `name` among the
+ * model's names (top-level bindings, predefined names, primitives), or
+ * NULL.  Only names within typo distance are checked for being bound. */
+static const char *suggest_name(Run *r, int name) {
+  const Interner *in = &r->prog->names->in;
+  const char *word = intern_name(in, name);
+  bool *global = xcalloc((size_t)in->count + 1, 1);
+  for (int s = 0; s < r->prog->nglobals; s++)
+    if (r->prog->global_name[s] >= 0) global[r->prog->global_name[s]] = true;
+  const char *best = NULL;
+  for (int id = 0; id < in->count; id++) {
+    if (id == name) continue;
+    const char *cand[1] = {intern_name(in, id)};
+    const char *c = closest_name(word, cand, 1);
+    if (!c || (best && edit_distance(word, c, 64) >= edit_distance(word, best, 64))) continue;
+    int stage;
+    if (global[id] || prim_lookup(c) >= 0 || r->host.predef(r->host.ctx, id, &stage)) best = c;
+  }
+  free(global);
+  return best;
+}
+
 Value *predef_lookup(Run *r, int name, SrcPos pos, bool *found) {
   int stage = STAGE_ES;
   Value *v = r->host.predef(r->host.ctx, name, &stage);
@@ -658,6 +731,8 @@ Value *predef_lookup(Run *r, int name, SrcPos pos, bool *found) {
       *found = false;
       return NULL;
     }
+    const char *hint = suggest_name(r, name);
+    if (hint) cat_error(r, pos, "unbound var: %s (did you mean '%s'?)", name_of(r, name), hint);
     cat_error(r, pos, "unbound var: %s", name_of(r, name));
   }
   if (found) *found = true;
@@ -916,11 +991,11 @@ static Value *eval_inter(Run *r, const CExpr *e, Frame *f) {
 static Value *eval_node(Run *r, const CExpr *e, Frame *f);
 
 /* Closed expressions (analyse.c) keep their value while the structure
- * (stage 0) or the rf choice (stage 1) they depend on stays the same. */
+ * (stage 0), the rf choice (stage 1) or the final writes (stage 2) they
+ * depend on stay the same. */
 static Value *eval_cached(Run *r, const CExpr *e, Frame *f) {
   ECache *c = &r->ecache[e->cache];
-  if (c->v && ((c->stage == STAGE_ES && c->gen == r->gen_es) ||
-               (c->stage == STAGE_RF && c->gen == r->gen_rf))) {
+  if (c->v && c->stage <= STAGE_FW && c->gen == run_stage_gen(r, c->stage)) {
     if (c->stage > r->wm) r->wm = c->stage;
     return c->v;
   }
@@ -929,10 +1004,10 @@ static Value *eval_cached(Run *r, const CExpr *e, Frame *f) {
   Value *v = eval_node(r, e, f);
   int st = r->wm;
   r->wm = MAX(saved, st);
-  if (st <= STAGE_RF && !val_has_closure(v)) {
-    c->v = val_copy_deep(r, st == STAGE_ES ? &r->es_cache : &r->rf_cache, v);
+  if (st <= STAGE_FW && !val_has_closure(v)) {
+    c->v = val_cache_copy(r, st, r->level, v);
     c->stage = (uint8_t)st;
-    c->gen = st == STAGE_ES ? r->gen_es : r->gen_rf;
+    c->gen = run_stage_gen(r, st);
   }
   return v;
 }

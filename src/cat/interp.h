@@ -11,11 +11,13 @@
  * `with x from S` forks the rest of the list once per element of S.
  *
  * Staging: every binding's value carries the stage it depends on — 0: the
- * event structure only (po, dependencies, fences), 1: also reads-from and
- * final writes, 2: also a `with` choice (coherence).  A top-level binding
- * whose value is of stage 0 or 1 is kept across candidates and reused
- * while the event structure (stage 0) or the rf choice (stage 1) stays the
- * same, so most of a model (ppo, fences, hb...) is computed once.
+ * event structure only (po, dependencies, fences), 1: also reads-from, 2:
+ * also the final writes (FW, pco, co0), 3: also a `with` choice
+ * (coherence).  A top-level binding whose value is of stage 0, 1 or 2 is
+ * kept across candidates and reused while the event structure (stage 0),
+ * the rf choice (stage 1) or the final writes (stage 2) stay the same, so
+ * most of a model (ppo, fences, hb...) is computed once, and what depends
+ * on rf only once for all the final-write choices of an rf.
  */
 #ifndef CORRAL_CAT_INTERP_H
 #define CORRAL_CAT_INTERP_H
@@ -67,7 +69,7 @@ struct Value {
 };
 
 /* Stages (see above). */
-enum { STAGE_ES = 0, STAGE_RF = 1, STAGE_CO = 2 };
+enum { STAGE_ES = 0, STAGE_RF = 1, STAGE_FW = 2, STAGE_CO = 3 };
 
 /* A relation (or set) that a `show` instruction named, in capture mode. */
 typedef struct CatShown {
@@ -152,6 +154,8 @@ CProg *cat_compile(CatModel *m, const CatConfig *cfg, Err *err);
 void cat_prog_free(CProg *p);
 bool cat_prog_catdep(const CProg *p);
 const CatNames *cat_prog_names(const CProg *p);
+/* Every tag declared by an enum of the model or bell, in order. */
+void cat_prog_each_tag(const CProg *p, void (*f)(void *ctx, const char *tag), void *ctx);
 int cat_prog_nflags(const CProg *p);
 const char *cat_prog_flag_name(const CProg *p, int i); /* "*undef*" is 0 */
 enum { FLAG_UNDEF = 0 };
@@ -162,8 +166,14 @@ void run_free(Run *r);
 /* A new event structure (n events, universe u): stage-0 caches are
  * dropped.  The universe is copied. */
 void run_begin_structure(Run *r, Dim d, const Word *universe);
-/* A new rf / final-write choice: stage-1 caches are dropped. */
+/* A new rf choice: stage-1 and stage-2 caches are dropped. */
 void run_begin_rf(Run *r);
+/* A new final-write choice (and candidate): stage-2 caches are dropped. */
+void run_begin_fw(Run *r);
+/* Whether every rf choice has exactly one final-write choice (the test
+ * observes no memory location): rf and final-write caches then live as
+ * long as each other. */
+void run_set_one_fw(Run *r, bool one);
 /* Run the model on the current candidate; calls host.accept for every
  * accepted execution.  Raises through err on a model error. */
 void run_model(Run *r);

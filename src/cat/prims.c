@@ -82,12 +82,57 @@ static Value *partition(Run *r, const Word *s, const Word *eq) {
 
 /* linearisations(S, r): all strict total orders of S extending r.  Large,
  * so kept lazy (lazy.c) unless it is trivially small or empty. */
-static Value *linearisations(Run *r, Value *sv, Value *rv, SrcPos pos) {
+/* Linearisations of the same set and order restricted to it are asked
+ * again at every candidate (one location's writes, whose order often does
+ * not depend on the rf choice).  One entry per first event of S, filled
+ * once per structure and never replaced, so that a value handed out stays
+ * valid. */
+typedef struct LinMemo {
+  Word *set, *key;     /* S, and the order's rows restricted to S */
+  Value *v;            /* the V_LIN, in the structure's cache */
+} LinMemo;
+
+static bool lin_memo_match(Dim d, const LinMemo *m, const Word *s, const Word *rel) {
+  if (!m->v || !set_equal(d, m->set, s)) return false;
+  for (int i = set_next(d, s, 0); i >= 0; i = set_next(d, s, i + 1))
+    for (int x = 0; x < d.w; x++)
+      if ((rel_crow(d, rel, i)[x] & s[x]) != rel_crow(d, m->key, i)[x]) return false;
+  return true;
+}
+
+static void lin_memo_fill(Run *r, LinMemo *m, const Word *s, const Word *rel, const Value *lin) {
+  Dim d = r->d;
+  m->set = arena_alloc(&r->es_cache, sizeof(Word) * (size_t)d.w);
+  set_copy(d, m->set, s);
+  m->key = arena_zalloc(&r->es_cache, sizeof(Word) * (size_t)rel_words(d));
+  for (int i = set_next(d, s, 0); i >= 0; i = set_next(d, s, i + 1))
+    set_and(d, rel_row(d, m->key, i), rel_crow(d, rel, i), s);
+  m->v = val_copy_deep(r, &r->es_cache, lin);
+}
+
+Value *prim_linearisations(Run *r, Value *sv, Value *rv, SrcPos pos) {
   Value *s = as_set(r, sv, pos), *rel = as_rel(r, rv, pos);
   Dim d = r->d;
   int n = set_count(d, s->u.bits);
+  LinMemo *m = NULL;
+  if (n >= 2) {
+    if (r->lin_memo_gen != r->gen_es) {
+      r->lin_memo = arena_zalloc(&r->es_cache, sizeof(LinMemo) * (size_t)d.n);
+      r->lin_memo_gen = r->gen_es;
+    }
+    m = &((LinMemo *)r->lin_memo)[set_first(d, s->u.bits)];
+    if (lin_memo_match(d, m, s->u.bits, rel->u.bits)) return m->v;
+  }
   Value *lin = lazy_lin(r, s->u.bits, rel->u.bits);
-  if (n >= 2 && rel_irreflexive(d, lin->u.lazy->order)) return lin;
+  /* the closed order has pairs on S only: S's rows tell whether it is
+   * irreflexive (acyclic) */
+  bool irrefl = true;
+  for (int i = set_next(d, s->u.bits, 0); i >= 0 && irrefl; i = set_next(d, s->u.bits, i + 1))
+    irrefl = !rel_get(d, lin->u.lazy->order, i, i);
+  if (n >= 2 && irrefl) {
+    if (!m->v) lin_memo_fill(r, m, s->u.bits, rel->u.bits, lin);
+    return lin;
+  }
   /* r is cyclic on S: no order; one event or none: the empty order */
   if (n >= 2) return val_vset(r, NULL, 0);
   Value *zero = val_new_rel(r);
@@ -117,13 +162,29 @@ Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos) {
   }
   case P_CLASSES_LOC: {
     Value *s = as_set(r, arg, pos);
+    int saved_wm = r->wm;
+    r->wm = STAGE_ES;
     Value *loc = predef_by_name(r, "loc", pos);
+    int loc_stage = r->wm;
+    r->wm = MAX(saved_wm, loc_stage);
     if (!loc || loc->kind != V_REL) cat_error(r, pos, "classes-loc: no locations");
+    /* While loc is the structure's, the classes of a set are too: the
+     * models ask for those of W at every candidate. */
+    bool memo = loc_stage == STAGE_ES;
+    if (memo && r->part_val && r->part_gen == r->gen_es && set_equal(r->d, r->part_arg, s->u.bits))
+      return r->part_val;
     /* Events without a location (fences...) are dropped. */
     Word *with_loc = arena_alloc(run_cur(r), sizeof(Word) * (size_t)r->d.w);
     rel_domain(r->d, with_loc, loc->u.bits);
     set_and(r->d, with_loc, with_loc, s->u.bits);
-    return partition(r, with_loc, loc->u.bits);
+    Value *v = partition(r, with_loc, loc->u.bits);
+    if (memo) {
+      r->part_arg = arena_alloc(&r->es_cache, sizeof(Word) * (size_t)r->d.w);
+      set_copy(r->d, r->part_arg, s->u.bits);
+      r->part_val = val_copy_deep(r, &r->es_cache, v);
+      r->part_gen = r->gen_es;
+    }
+    return v;
   }
   case P_CLASSES: {
     Value *x = as_rel(r, arg, pos);
@@ -132,7 +193,7 @@ Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos) {
     return partition(r, dom, x->u.bits);
   }
   case P_LINEARISATIONS:
-    return linearisations(r, args2(r, arg, 0, pos), args2(r, arg, 1, pos), pos);
+    return prim_linearisations(r, args2(r, arg, 0, pos), args2(r, arg, 1, pos), pos);
   case P_TAG2EVENTS: {
     if (arg->kind != V_TAG) cat_error(r, pos, "type error: tag expected");
     const EnumType *et = &r->prog->enums[arg->n];

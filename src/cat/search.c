@@ -28,11 +28,33 @@ typedef struct Search {
   int nfactors;
   Word *cur;           /* the relation chosen so far */
   bool probed;         /* the last decision was probed (not forced) */
+  bool *single_from;   /* [j]: factors j.. have one element each */
+  bool *total;         /* [j]: factor j is a linearisation with one order */
+  bool po_looked;      /* po below looked up */
+  const Value *po;     /* program order, for force_po_pairs */
 } Search;
+
+/* Is the order of z total on the events not placed yet, so that it can
+ * be finished in one way only?  (z->order is transitively closed.) */
+static bool lin_rest_forced(Dim d, const Lazy *z, const Word *placed) {
+  /* a strict partial order on k events is total when it has k(k-1)/2
+   * pairs */
+  int k = 0, pairs = 0;
+  for (int x = 0; x < d.w; x++) k += word_count(z->set[x] & ~placed[x]);
+  for (int e = set_next(d, z->set, 0); e >= 0; e = set_next(d, z->set, e + 1)) {
+    if (bit_get(placed, e)) continue;
+    const Word *row = rel_crow(d, z->order, e);
+    for (int x = 0; x < d.w; x++) pairs += word_count(row[x] & z->set[x] & ~placed[x]);
+  }
+  return 2 * pairs == k * (k - 1);
+}
 
 /* Bind x to the relation `bits` and run the probe checks on it.  A forced
  * decision (the only possible one) is not probed: its subtree is not
- * smaller than its parent's, whose probe already passed. */
+ * smaller than its parent's, whose probe already passed.  Nor is a
+ * decision after which the rest is forced: its subtree is a single
+ * element, which the leaf checks in full anyway (a monotone check that
+ * fails on the partial relation fails on that element too). */
 static bool probe(Search *s, const Word *bits, bool forced) {
   Run *r = s->r;
   s->probed = false;
@@ -99,10 +121,97 @@ static void lin_step(Search *s, int j, const Lazy *z, Word *placed, int left) {
     bit_set(placed, e);
     /* e precedes every event not placed yet */
     for (int x = 0; x < d.w; x++) row[x] |= z->set[x] & ~placed[x];
-    if (probe(s, s->cur, forced)) lin_step(s, j, z, placed, left - 1);
+    bool single = forced || (s->single_from[j + 1] && lin_rest_forced(d, z, placed));
+    if (probe(s, s->cur, single)) lin_step(s, j, z, placed, left - 1);
     bit_clr(placed, e);
     set_copy(d, row, saved);
   }
+}
+
+/* Before the orders of a linearisation factor are searched: for each pair
+ * of its events a, b that program order puts as a before b and the factor
+ * leaves unordered, probe "b before a" (with the factor's order, closed).
+ * When that fails, every order of the factor that puts b first fails the
+ * same monotone checks, so a before b is forced: it joins the order and
+ * the search has fewer branches.  Program order is where such failures
+ * are likely (coherence must agree with it under uniproc checks); which
+ * pairs are tried only changes the work, never the orders that pass.
+ * Returns z itself, or a strengthened copy. */
+static const Lazy *force_po_pairs(Search *s, const Lazy *z) {
+  Run *r = s->r;
+  Dim d = r->d;
+  if (s->ci->nprune == 0 || (r->mode & (RUN_CAPTURE | RUN_EXPLAIN))) return z;
+  if (!s->po_looked) {
+    s->po_looked = true;
+    int id = intern_find(&r->prog->names->in, "po");
+    bool found = false;
+    Value *po = id >= 0 ? predef_lookup(r, id, s->ci->pos, &found) : NULL;
+    s->po = found && po->kind == V_REL ? po : NULL;
+  }
+  const Value *po = s->po;
+  if (!po) return z;
+  bool saved_probed = s->probed;
+  Word *tmp = arena_alloc(s->work, sizeof(Word) * (size_t)rel_words(d));
+  Lazy *y = NULL;
+  /* Pairs next to each other in program order (among the factor's events)
+   * first: once they are forced, transitivity orders the others. */
+  for (int pass = 0; pass < 2; pass++)
+  for (int a = set_next(d, z->set, 0); a >= 0; a = set_next(d, z->set, a + 1))
+    for (int b = set_next(d, z->set, 0); b >= 0; b = set_next(d, z->set, b + 1)) {
+      const Word *order = y ? y->order : z->order;
+      if (a == b || !rel_get(d, po->u.bits, a, b) || rel_get(d, order, a, b) ||
+          rel_get(d, order, b, a))
+        continue;
+      if (pass == 0) {
+        bool next = true;
+        for (int c = set_next(d, z->set, 0); c >= 0 && next; c = set_next(d, z->set, c + 1))
+          if (rel_get(d, po->u.bits, a, c) && rel_get(d, po->u.bits, c, b)) next = false;
+        if (!next) continue;
+      }
+      /* tmp = cur | order | (b and its predecessors) before (a and its successors) */
+      rel_or(d, tmp, s->cur, order);
+      for (int x = set_next(d, z->set, 0); x >= 0; x = set_next(d, z->set, x + 1))
+        if (x == b || rel_get(d, order, x, b)) {
+          Word *row = rel_row(d, tmp, x);
+          set_or(d, row, row, rel_crow(d, order, a));
+          bit_set(row, a);
+        }
+      if (probe(s, tmp, false)) continue;
+      if (!y) {
+        y = arena_alloc(s->work, sizeof(Lazy));
+        *y = *z;
+        y->total = 0;
+        y->order = arena_alloc(s->work, sizeof(Word) * (size_t)rel_words(d));
+        rel_copy(d, y->order, z->order);
+      }
+      /* a and its predecessors before b and its successors */
+      for (int x = set_next(d, y->set, 0); x >= 0; x = set_next(d, y->set, x + 1))
+        if (x == a || rel_get(d, y->order, x, a)) {
+          Word *row = rel_row(d, y->order, x);
+          set_or(d, row, row, rel_crow(d, y->order, b));
+          bit_set(row, b);
+        }
+    }
+  s->probed = saved_probed;
+  return y ? y : z;
+}
+
+/* Factor j is linearisation z with one order (z's own: closed, on z's
+ * events only, so only their rows change): join it, go on. */
+static void join_total(Search *s, int j, const Lazy *z) {
+  Dim d = s->r->d;
+  Word *saved = arena_alloc(s->work, sizeof(Word) * (size_t)(z->count * d.w));
+  int k = 0;
+  for (int e = set_next(d, z->set, 0); e >= 0; e = set_next(d, z->set, e + 1), k++) {
+    Word *row = rel_row(d, s->cur, e);
+    set_copy(d, saved + (size_t)k * (size_t)d.w, row);
+    set_or(d, row, row, rel_crow(d, z->order, e));
+  }
+  s->probed = false;
+  factor(s, j + 1);
+  k = 0;
+  for (int e = set_next(d, z->set, 0); e >= 0; e = set_next(d, z->set, e + 1), k++)
+    set_copy(d, rel_row(d, s->cur, e), saved + (size_t)k * (size_t)d.w);
 }
 
 /* Choose the element of factor j, then of the following ones. */
@@ -116,8 +225,16 @@ static void factor(Search *s, int j) {
   Value *f = s->factors[j];
   if (f->kind == V_LIN) {
     const Lazy *z = f->u.lazy;
+    if (s->total[j]) {
+      join_total(s, j, z);
+      return;
+    }
+    const Lazy *y = force_po_pairs(s, z);
     Word *placed = arena_zalloc(s->work, sizeof(Word) * (size_t)d.w);
-    lin_step(s, j, z, placed, z->count);
+    if (y != z && lin_rest_forced(d, y, placed))
+      join_total(s, j, y);
+    else
+      lin_step(s, j, y, placed, y->count);
     return;
   }
   f = lazy_force(r, f);
@@ -127,7 +244,7 @@ static void factor(Search *s, int j) {
   for (int k = 0; k < f->n; k++) {
     Value *o = as_rel(r, f->u.elems[k], s->ci->pos);
     rel_or(d, s->cur, saved, o->u.bits);
-    if (probe(s, s->cur, f->n == 1)) factor(s, j + 1);
+    if (probe(s, s->cur, f->n == 1 || s->single_from[j + 1])) factor(s, j + 1);
   }
   rel_copy(d, s->cur, saved);
 }
@@ -170,6 +287,7 @@ static Value *break_symmetry(Run *r, Value *f) {
     if (!y) {
       y = arena_alloc(run_cur(r), sizeof(Lazy));
       *y = *z;
+      y->total = 0;
       y->order = arena_alloc(run_cur(r), sizeof(Word) * (size_t)rel_words(d));
       rel_copy(d, y->order, z->order);
     }
@@ -223,7 +341,23 @@ void run_with(Run *r, int i, Value *set, uint64_t flags) {
     s.factors = fs;
   }
   s.cur = arena_zalloc(s.work, sizeof(Word) * (size_t)rel_words(r->d));
-  if (probe(&s, s.cur, false)) factor(&s, 0);
+  s.single_from = arena_alloc(s.work, sizeof(bool) * (size_t)(s.nfactors + 1));
+  s.single_from[s.nfactors] = true;
+  s.total = arena_alloc(s.work, sizeof(bool) * (size_t)(s.nfactors + 1));
+  Word *none = arena_zalloc(s.work, sizeof(Word) * (size_t)r->d.w);
+  for (int k = s.nfactors - 1; k >= 0; k--) {
+    const Value *f = s.factors[k];
+    s.total[k] = false;
+    if (f->kind == V_LIN) {
+      /* known once per V_LIN: most are remembered across candidates */
+      Lazy *z = f->u.lazy;
+      if (!z->total) z->total = lin_rest_forced(r->d, z, none) ? 2 : 1;
+      s.total[k] = z->total == 2;
+    }
+    bool single = s.total[k] || (f->kind == V_VSET && f->n == 1);
+    s.single_from[k] = single && s.single_from[k + 1];
+  }
+  if (probe(&s, s.cur, s.single_from[0])) factor(&s, 0);
   r->mult = saved_mult;
   r->sym_used = saved_used;
 }

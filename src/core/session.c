@@ -14,10 +14,13 @@
 #include "corral.h"
 #include "../cat/interp.h"
 #include "../exec/engine.h"
+#include "../litmus/c.h"
 #include "../litmus/litmus.h"
 #include "../out/hash.h"
+#include "../out/dot.h"
 #include "../out/explain.h"
 #include "../out/herd.h"
+#include "../out/json.h"
 #include "options.h"
 
 /* ------------------------------------------------------------ models */
@@ -124,6 +127,9 @@ static CatModel *get_model(const corral_options *o, const char *model,
     StrBuf b;
     sb_init(&b);
     err_format(&err, &b);
+    sb_putc(&b, '\n');
+    err_excerpt(&err, &b);
+    b.s[--b.len] = 0; /* the caller adds the last newline */
     error = xstrdup(sb_cstr(&b));
     sb_free(&b);
     *msg = xstrdup(error);
@@ -160,14 +166,18 @@ static char *format_err(const Err *e) {
   sb_init(&b);
   err_format(e, &b);
   sb_putc(&b, '\n');
+  err_excerpt(e, &b);
   char *s = xstrdup(sb_cstr(&b));
   sb_free(&b);
   return s;
 }
 
-static double cpu_now(void) {
+/* CPU time of the test: the thread's when it runs alone on it (tests of
+ * a campaign run in parallel threads), the process's when the engine
+ * spreads it over workers. */
+static double cpu_now(int jobs) {
   struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  clock_gettime(jobs > 1 ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -207,6 +217,26 @@ static bool explain_block(const corral_options *o, Program *p, const CProg *prog
   sb_puts(b, text);
   free(text);
   return true;
+}
+
+/* -o DIR (with -explain, DIR/NAME-explain.dot is written too): the
+ * execution graphs, from a capture run after the block is complete.
+ * False with *msg on an error. */
+static bool graph_block(const corral_options *o, const CatModel *m, Program *p,
+                        const CProg *prog, const EngineOpts *eo, Err *err, char **msg) {
+  DotOpts d;
+  dot_opts_init(&d);
+  for (int i = 0; i < o->ndisplay; i++) dot_opt_apply(&d, o->display[i].key, o->display[i].value);
+  bool ok = true;
+  if (d.dir) {
+    const CatFile *f = m->main;
+    char title[512];
+    snprintf(title, sizeof title, "Generic%s(%s)", f && f->catdep ? "[withcatdep]" : "",
+             f && f->title ? f->title : "Unknown");
+    ok = dot_run(p, prog, eo, &d, title, err, msg);
+  }
+  dot_opts_free(&d);
+  return ok;
 }
 
 /* Compile the model for this test and run the engine; fills r. */
@@ -262,17 +292,20 @@ static corral_status simulate(const corral_options *o, const Test *t,
   eo.timeout = o->timeout;
   eo.jobs = o->jobs;
   Outcome out;
-  double t0 = cpu_now();
+  double t0 = cpu_now(o->jobs);
   engine_run(p, prog, &eo, &out, &a, &err);
-  r->seconds = cpu_now() - t0;
+  r->seconds = cpu_now(o->jobs) - t0;
   err_pop(&err, &j);
   if (out.limit_hit) {
     outcome_free(&out);
     StrBuf b;
     sb_init(&b);
-    sb_printf(&b, "%s: error: test %s stopped: %s exceeded\n", path, t->name,
-              o->maxcandidates && out.candidates >= o->maxcandidates
-                  ? "-maxcandidates" : "-timeout");
+    if (o->maxcandidates && out.candidates >= o->maxcandidates)
+      sb_printf(&b, "%s: error: test %s stopped: more than %llu candidates (-maxcandidates)\n",
+                path, t->name, (unsigned long long)o->maxcandidates);
+    else
+      sb_printf(&b, "%s: error: test %s stopped: more than %g s of CPU time (-timeout)\n",
+                path, t->name, o->timeout);
     r->diag = xstrdup(sb_cstr(&b));
     sb_free(&b);
     goto done;
@@ -289,11 +322,25 @@ static corral_status simulate(const corral_options *o, const Test *t,
   po.nflags = nf;
   StrBuf b;
   sb_init(&b);
-  herd_print(p, &out, &po, &b);
+  if (o->format == FORMAT_JSON) json_test(p, &out, &po, path, &b);
+  else if (o->format == FORMAT_TSV) tsv_test(p, &out, &po, path, &b);
+  else herd_print(p, &out, &po, &b);
   bool explained = !o->explain || explain_block(o, p, prog, &eo, &out, &b, &err);
   outcome_free(&out);
   if (!explained) {
     r->diag = format_err(&err);
+    sb_free(&b);
+    goto done;
+  }
+  char *gmsg = NULL;
+  if (!graph_block(o, m, p, prog, &eo, &err, &gmsg)) {
+    if (gmsg) {
+      r->diag = xmalloc(strlen(gmsg) + 2);
+      sprintf(r->diag, "%s\n", gmsg);
+      free(gmsg);
+    } else {
+      r->diag = format_err(&err);
+    }
     sb_free(&b);
     goto done;
   }
@@ -312,6 +359,42 @@ done:
   err_free(&err);
   arena_free(&a);
   return st;
+}
+
+/* C tests: expand the macros of the -macros file (found on the search
+ * path) and lower the threads; false with the error in err. */
+static bool expand_c(const corral_options *o, Test *t, const char *path, Err *err) {
+  Arena a;
+  arena_init(&a);
+  char *text = NULL;
+  const char *file = NULL;
+  bool ok = true;
+  if (o->macros) {
+    const char *sp[64];
+    int ns = search_path(o, sp, 64, &a);
+    file = cat_find_file(o->macros, sp, ns, &a);
+    size_t len;
+    text = file ? read_file(file, &len) : NULL;
+    if (!text) {
+      err->pos = (SrcPos){path, 0, 0};
+      sb_clear(&err->msg);
+      sb_printf(&err->msg, "cannot find macro file %s", o->macros);
+      ok = false;
+    }
+  }
+  if (ok) {
+    ErrJmp j;
+    err_push(err, &j);
+    if (setjmp(j.jb) == 0) {
+      c_expand(t, file, text, err);
+      err_pop(err, &j);
+    } else {
+      ok = false;
+    }
+  }
+  free(text);
+  arena_free(&a);
+  return ok;
 }
 
 corral_status corral_run_file(const corral_options *o, const char *path,
@@ -339,6 +422,11 @@ corral_status corral_run_file(const corral_options *o, const char *path,
   }
   t = litmus_parse(path, text, &err);
   if (!t) {
+    r->diag = format_err(&err);
+    r->status = CORRAL_ETEST;
+    goto done;
+  }
+  if (t->c && !expand_c(o, t, path, &err)) {
     r->diag = format_err(&err);
     r->status = CORRAL_ETEST;
     goto done;
@@ -376,6 +464,10 @@ done:
   err_free(&err);
   free(text);
   return r->status;
+}
+
+const char *corral_output_header(const corral_options *o) {
+  return o->format == FORMAT_TSV ? json_tsv_header() : NULL;
 }
 
 void corral_result_free(corral_result *r) {

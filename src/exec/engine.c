@@ -98,19 +98,21 @@ static int64_t typed_int(const Program *p, LocType t, int64_t x) {
   return (int64_t)u;
 }
 
+/* Final value of memory symbol s: its final write's, or its initial one. */
+static bool global_final_value(Engine *g, int s, Val *out) {
+  if (s < 0) return false;
+  int w = g->fw[s] >= 0 ? g->fw[s] : g->es->init_of_sym[s];
+  const Event *e = &g->es->ev[w];
+  return eval_node(g, (e->flags & EV_R) && e->wval != SYM_NONE ? e->wval : e->val, out);
+}
+
 /* Value of a register or memory location in the final state. */
 static bool final_value(Engine *g, const LitLoc *l, Val *out) {
   if (l->kind == LOC_REG) {
     if (l->thread < 0 || l->thread >= g->es->nthreads || l->regid < 0) return false;
     return eval_node(g, g->es->final_regs[l->thread][l->regid], out);
   }
-  if (l->kind == LOC_GLOBAL) {
-    int s = intern_find(&g->p->syms, l->sym);
-    if (s < 0) return false;
-    int w = g->fw[s] >= 0 ? g->fw[s] : g->es->init_of_sym[s];
-    const Event *e = &g->es->ev[w];
-    return eval_node(g, (e->flags & EV_R) && e->wval != SYM_NONE ? e->wval : e->val, out);
-  }
+  if (l->kind == LOC_GLOBAL) return global_final_value(g, intern_find(&g->p->syms, l->sym), out);
   return false;
 }
 
@@ -173,8 +175,80 @@ static bool prop_eval(Program *p, const Prop *pr, LocValFn fn, void *ctx) {
   return false;
 }
 
-static bool engine_loc_value(void *ctx, const LitLoc *l, Val *out) {
-  return final_value((Engine *)ctx, l, out);
+/* The condition and filter, prepared once per test: the values compared
+ * with, the symbols and the types are found before the search, so that a
+ * candidate's check is a few comparisons (prop_eval does the same work
+ * from the text every time, and may intern: not from worker threads). */
+struct CProp {
+  PropKind kind;
+  const LitLoc *loc, *loc2;
+  int sym, sym2;           /* LOC_GLOBAL: symbol id, or -1 */
+  LocType type;
+  bool want_ok;            /* P_EQ: the value could be computed */
+  Val want;
+  CProp *a, *b;
+};
+
+static CProp *cprop_build(Program *p, const Prop *pr, Arena *a) {
+  if (!pr) return NULL;
+  CProp *c = ARENA_NEWN(a, CProp, 1);
+  c->kind = pr->kind;
+  c->loc = &pr->loc;
+  c->loc2 = &pr->loc2;
+  c->sym = pr->loc.kind == LOC_GLOBAL ? intern_find(&p->syms, pr->loc.sym) : -1;
+  c->sym2 = pr->loc2.kind == LOC_GLOBAL ? intern_find(&p->syms, pr->loc2.sym) : -1;
+  if (pr->kind == P_EQ || pr->kind == P_LOCEQ) c->type = loc_type(p, &pr->loc);
+  if (pr->kind == P_EQ) {
+    Err e;
+    err_init(&e);
+    ErrJmp j;
+    err_push(&e, &j);
+    if (setjmp(j.jb) == 0) {
+      c->want = program_value(p, &pr->val, &e);
+      c->want_ok = true;
+      err_pop(&e, &j);
+    }
+    err_free(&e);
+  }
+  c->a = cprop_build(p, pr->a, a);
+  c->b = cprop_build(p, pr->b, a);
+  return c;
+}
+
+/* final_value with the symbol already found. */
+static bool cprop_value(Engine *g, const LitLoc *l, int sym, Val *out) {
+  if (l->kind != LOC_GLOBAL) return final_value(g, l, out);
+  return global_final_value(g, sym, out);
+}
+
+/* Same answers as prop_eval with final_value as the location reader. */
+static bool cprop_eval(Engine *g, const CProp *c) {
+  switch (c->kind) {
+  case P_TRUE:
+    return true;
+  case P_FALSE:
+    return false;
+  case P_EQ: {
+    Val v;
+    if (!cprop_value(g, c->loc, c->sym, &v) || !c->want_ok) return false;
+    return vals_equal_typed(g->p, c->type, v, c->want);
+  }
+  case P_LOCEQ: {
+    Val x, y;
+    if (!cprop_value(g, c->loc, c->sym, &x) || !cprop_value(g, c->loc2, c->sym2, &y))
+      return false;
+    return vals_equal_typed(g->p, c->type, x, y);
+  }
+  case P_NOT:
+    return !cprop_eval(g, c->a);
+  case P_AND:
+    return cprop_eval(g, c->a) && cprop_eval(g, c->b);
+  case P_OR:
+    return cprop_eval(g, c->a) || cprop_eval(g, c->b);
+  case P_IMPL:
+    return !cprop_eval(g, c->a) || cprop_eval(g, c->b);
+  }
+  return false;
 }
 
 typedef struct StateCtx {
@@ -241,14 +315,25 @@ static void host_accept(void *ctx, uint64_t flags, const CatShown *shown, int ns
   stateset_add(&g->set, g->state);
 }
 
+static double shared_cpu_time(const Shared *sh) {
+  struct timespec ts;
+  if (clock_gettime(sh->cpu_clock, &ts) != 0) return 0;
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* True when the search must stop: another worker stopped it (an error
+ * or a limit), or this one finds the -timeout budget spent.  Cheap enough
+ * for the inner loops: an atomic load, and a clock read every 256 calls
+ * (a system call; candidates and work items take microseconds each). */
 static bool over_limits(Engine *g) {
-  if (__atomic_load_n(&g->sh->stop, __ATOMIC_RELAXED)) return true;
-  if (g->o->max_candidates &&
-      __atomic_load_n(&g->sh->candidates, __ATOMIC_RELAXED) >= g->o->max_candidates)
+  Shared *sh = g->sh;
+  if (__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) return true;
+  if (g->o->timeout > 0 && (g->limit_tick++ & 255) == 0 &&
+      shared_cpu_time(sh) - sh->cpu_start > g->o->timeout) {
+    g->out->limit_hit = true;
+    __atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
     return true;
-  if (g->o->timeout > 0 &&
-      (double)(clock() - g->start) / CLOCKS_PER_SEC > g->o->timeout)
-    return true;
+  }
   return false;
 }
 
@@ -331,33 +416,36 @@ static void run_candidate(Engine *g) {
   const Program *p = g->p;
   for (int i = 0; i < p->ndisp; i++) {
     const DispLoc *dl = &p->disp[i];
-    LitLoc l = {0};
+    Val v;
     if (dl->kind == DL_REG) {
+      LitLoc l = {0};
       l.kind = LOC_REG;
       l.thread = dl->thread;
       l.regid = dl->reg;
-    } else {
-      l.kind = LOC_GLOBAL;
-      l.sym = intern_name(&p->syms, dl->sym);
+      if (!final_value(g, &l, &v)) return;
+    } else if (!global_final_value(g, dl->sym, &v)) {
+      return;
     }
-    Val v;
-    if (!final_value(g, &l, &v)) return;
     if (v.kind == VAL_INT) v.num = typed_int(p, dl->type, v.num);
     g->state[i] = v;
   }
   const Test *t = g->t;
-  if (t->filter && g->o->checkfilter &&
-      !prop_eval(g->p, t->filter, engine_loc_value, g))
-    return;
-  g->cond_true = prop_eval(g->p, t->cond, engine_loc_value, g);
+  if (t->filter && g->o->checkfilter && !cprop_eval(g, g->sh->filter)) return;
+  g->cond_true = cprop_eval(g, g->sh->cond);
   if (g->o->speedcheck != SPEED_FALSE) {
     bool interesting = t->quant == Q_FORALL ? !g->cond_true : g->cond_true;
     if (!interesting) return;
   }
+  /* -maxcandidates N: the test exceeds it with its (N+1)-th candidate */
+  uint64_t n = __atomic_add_fetch(&g->sh->candidates, 1, __ATOMIC_RELAXED);
+  if (g->o->max_candidates && n > g->o->max_candidates) {
+    g->out->limit_hit = true;
+    __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
+    return;
+  }
   g->out->candidates++;
-  __atomic_add_fetch(&g->sh->candidates, 1, __ATOMIC_RELAXED);
-  predef_reset(g, false);
-  run_begin_rf(g->run);
+  predef_reset(g, STAGE_FW);
+  run_begin_fw(g->run);
   find_symmetry(g);
   run_model(g->run);
 }
@@ -365,13 +453,7 @@ static void run_candidate(Engine *g) {
 /* Choose the final write of observed location k, then the next. */
 static void choose_fw(Engine *g, int k) {
   const Program *p = g->p;
-  if (over_limits(g)) {
-    if (!__atomic_load_n(&g->sh->stop, __ATOMIC_RELAXED)) {
-      g->out->limit_hit = true; /* a real limit: stop the other workers */
-      __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
-    }
-    return;
-  }
+  if (over_limits(g)) return;
   if (k == p->nobserved) {
     run_candidate(g);
     return;
@@ -421,12 +503,25 @@ static void rf_leaf(Engine *g) {
     g->out->loop = true;
     return;
   }
+  /* what depends on rf alone is kept for all its final-write choices */
+  predef_reset(g, STAGE_RF);
+  run_begin_rf(g->run);
   choose_fw(g, 0);
 }
 
 static void choose_rf(Engine *g, int i) {
-  if (g->out->limit_hit) return;
+  if (g->out->limit_hit || g->halted) return;
   if (i == g->es->nreads) {
+    /* Most rf choices may fail their path constraints and never reach
+     * choose_fw: look at the limits here too, now and then. */
+    if ((++g->rf_leaves & 4095) == 0 && over_limits(g)) {
+      if (!__atomic_load_n(&g->sh->stop, __ATOMIC_RELAXED)) {
+        g->out->limit_hit = true;
+        __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
+      }
+      g->halted = true; /* this search is over, whoever stopped it */
+      return;
+    }
     rf_leaf(g);
     return;
   }
@@ -488,7 +583,7 @@ static void worker_begin(Engine *g) {
   Word *univ = ARENA_NEWN(&g->es_arena, Word, g->d.w);
   set_fill(g->d, univ);
   run_begin_structure(g->run, g->d, univ);
-  predef_reset(g, true);
+  predef_reset(g, STAGE_ES);
   g->vals = ARENA_NEWN(&g->es_arena, Val, es->nnodes + 1);
   g->vstate = ARENA_NEWN(&g->es_arena, uint8_t, es->nnodes + 1);
   g->fw = ARENA_NEWN(&g->es_arena, int, es->nsyms + 1);
@@ -624,13 +719,13 @@ static void worker_init(Engine *g, Shared *sh, Program *p, const CProg *prog,
   g->o = o;
   g->err = err;
   g->out = out;
-  g->start = clock();
   memset(out, 0, sizeof *out);
   out->ndisp = p->ndisp;
   stateset_init(&g->set, p->ndisp);
   g->state = xcalloc((size_t)p->ndisp + 1, sizeof(Val));
   g->pre_es = xcalloc(PD_SLOTS, sizeof(Value *));
   g->pre_rf = xcalloc(PD_SLOTS, sizeof(Value *));
+  g->pre_fw = xcalloc(PD_SLOTS, sizeof(Value *));
   arena_init(&g->es_arena);
   err_init(&g->werr);
   /* Symmetry needs models blind to values, and real executions otherwise
@@ -649,6 +744,7 @@ static void worker_free(Engine *g) {
   free(g->state);
   free(g->pre_es);
   free(g->pre_rf);
+  free(g->pre_fw);
   stateset_free(&g->set);
   arena_free(&g->es_arena);
   err_free(&g->werr);
@@ -671,69 +767,124 @@ static void print_stats(Engine *w, int n, const Outcome *out) {
           (unsigned long long)t.cache_hits, (unsigned long long)t.cache_misses);
 }
 
-/* Collect the workers' states into the outcome, sorted as herd prints. */
-/* Order of two states of the set (by slot), as herd sorts them. */
-static int slot_cmp(const Program *p, const StateSet *s, int a, int b, Val *va, Val *vb) {
-  stateset_get(s, a, va);
-  stateset_get(s, b, vb);
+/* Order of two states of sets a and b (by slot), as herd sorts them;
+ * integers are compared without unpacking. */
+static int state_cmp(const Program *p, const StateSet *a, int sa, const StateSet *b, int sb) {
+  const uint64_t *ka = stateset_keys(a, sa), *kb = stateset_keys(b, sb);
   for (int q = 0; q < p->ndisp; q++) {
-    int c = engine_val_cmp(p, va[q], vb[q]);
+    if (ka[q] == kb[q] && a == b) continue;
+    int c;
+    if (stateset_key_is_int(ka[q]) && stateset_key_is_int(kb[q])) {
+      int64_t x = stateset_key_int(ka[q]), y = stateset_key_int(kb[q]);
+      c = (x > y) - (x < y);
+    } else {
+      c = engine_val_cmp(p, stateset_value(a, ka[q]), stateset_value(b, kb[q]));
+    }
     if (c) return c;
   }
   return 0;
 }
 
-/* Merge sort of the slots (stable, O(n log n): thousands of states). */
+/* Merge sort of a set's slots (stable, O(n log n): thousands of states). */
 static void sort_slots(const Program *p, const StateSet *s, int *v, int n) {
   if (n < 2) return;
   int *tmp = xmalloc(sizeof(int) * (size_t)n);
-  Val *va = xmalloc(sizeof(Val) * (size_t)(p->ndisp + 1));
-  Val *vb = xmalloc(sizeof(Val) * (size_t)(p->ndisp + 1));
   for (int width = 1; width < n; width *= 2) {
     for (int lo = 0; lo < n; lo += 2 * width) {
       int mid = MIN(lo + width, n), hi = MIN(lo + 2 * width, n);
       int i = lo, j = mid, k = lo;
-      while (i < mid && j < hi) tmp[k++] = slot_cmp(p, s, v[j], v[i], va, vb) < 0 ? v[j++] : v[i++];
+      while (i < mid && j < hi) tmp[k++] = state_cmp(p, s, v[j], s, v[i]) < 0 ? v[j++] : v[i++];
       while (i < mid) tmp[k++] = v[i++];
       while (j < hi) tmp[k++] = v[j++];
     }
     memcpy(v, tmp, sizeof(int) * (size_t)n);
   }
   free(tmp);
-  free(va);
-  free(vb);
 }
 
-/* Gather the workers' states into worker 0's set, which the outcome then
- * owns, with the output order. */
+/* One worker's states in output order. */
+typedef struct SortJob {
+  const Program *p;
+  const StateSet *set;
+  int *slots;
+  int n;
+} SortJob;
+
+static void *sort_job(void *arg) {
+  SortJob *j = arg;
+  j->slots = xmalloc(sizeof(int) * (size_t)(j->set->count + 1));
+  j->n = 0;
+  for (int i = 0; i < j->set->cap; i++)
+    if (j->set->hash[i]) j->slots[j->n++] = i;
+  sort_slots(j->p, j->set, j->slots, j->n);
+  return NULL;
+}
+
+/* The workers' states into the outcome, in output order: each worker's set
+ * is sorted on its own thread, then the sorted lists are merged, a state
+ * reached by several workers kept once. */
 static void collect_states(Engine *w, int n, Program *p, Outcome *out) {
-  StateSet *all = xmalloc(sizeof(StateSet));
-  *all = w[0].set;
-  stateset_init(&w[0].set, p->ndisp);
-  Val *tmp = xmalloc(sizeof(Val) * (size_t)(p->ndisp + 1));
+  out->nsets = n;
+  out->sets = xmalloc(sizeof(StateSet) * (size_t)n);
+  SortJob *jobs = xcalloc((size_t)n, sizeof(SortJob));
+  long total = 0;
+  for (int i = 0; i < n; i++) {
+    out->sets[i] = w[i].set;
+    stateset_init(&w[i].set, p->ndisp);
+    jobs[i] = (SortJob){p, &out->sets[i], NULL, 0};
+    total += out->sets[i].count;
+  }
+  pthread_t tid[64];
+  bool threaded[64] = {false};
+  for (int i = 1; i < n && total > 4096; i++)
+    threaded[i] = pthread_create(&tid[i], NULL, sort_job, &jobs[i]) == 0;
+  for (int i = 0; i < n; i++)
+    if (!threaded[i]) sort_job(&jobs[i]);
   for (int i = 1; i < n; i++)
-    for (int k = 0; k < w[i].set.cap; k++)
-      if (stateset_get(&w[i].set, k, tmp)) stateset_add(all, tmp);
-  free(tmp);
-  out->set = all;
-  out->nstates = all->count;
-  out->order = xmalloc(sizeof(int) * (size_t)(all->count + 1));
+    if (threaded[i]) pthread_join(tid[i], NULL);
+  out->order_set = xmalloc(sizeof(int) * (size_t)(total + 1));
+  out->order_slot = xmalloc(sizeof(int) * (size_t)(total + 1));
+  int *at = xcalloc((size_t)n + 1, sizeof(int));
   int k = 0;
-  for (int i = 0; i < all->cap; i++)
-    if (all->hash[i]) out->order[k++] = i;
-  sort_slots(p, all, out->order, k);
+  for (;;) {
+    int best = -1;
+    for (int i = 0; i < n; i++) {
+      if (at[i] == jobs[i].n) continue;
+      if (best < 0) {
+        best = i;
+        continue;
+      }
+      int c = state_cmp(p, &out->sets[i], jobs[i].slots[at[i]], &out->sets[best],
+                        jobs[best].slots[at[best]]);
+      if (c < 0) {
+        best = i;
+      } else if (c == 0) {
+        at[i]++; /* the same state, from another worker */
+        i--;
+      }
+    }
+    if (best < 0) break;
+    out->order_set[k] = best;
+    out->order_slot[k++] = jobs[best].slots[at[best]++];
+  }
+  out->nstates = k;
+  for (int i = 0; i < n; i++) free(jobs[i].slots);
+  free(jobs);
+  free(at);
 }
 
 void outcome_state(const Outcome *o, int i, Val *v) {
-  stateset_get(o->set, o->order[i], v);
+  stateset_get(&o->sets[o->order_set[i]], o->order_slot[i], v);
 }
 
 void outcome_free(Outcome *o) {
-  if (o->set) stateset_free(o->set);
-  free(o->set);
-  free(o->order);
-  o->set = NULL;
-  o->order = NULL;
+  for (int i = 0; i < o->nsets; i++) stateset_free(&o->sets[i]);
+  free(o->sets);
+  free(o->order_set);
+  free(o->order_slot);
+  o->sets = NULL;
+  o->nsets = 0;
+  o->order_set = o->order_slot = NULL;
 }
 
 void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
@@ -742,6 +893,9 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
   const int nworkers = o->exec_sink ? 1 : o->jobs > 0 ? MIN(o->jobs, 64) : 1;
   Shared sh;
   memset(&sh, 0, sizeof sh);
+  if (pthread_getcpuclockid(pthread_self(), &sh.cpu_clock) != 0)
+    sh.cpu_clock = CLOCK_PROCESS_CPUTIME_ID;
+  sh.cpu_start = shared_cpu_time(&sh);
   Engine *w = xcalloc((size_t)nworkers, sizeof(Engine));
   Outcome *wout = xcalloc((size_t)nworkers, sizeof(Outcome));
   for (int i = 0; i < nworkers; i++) {
@@ -762,18 +916,26 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
   bool ok = setjmp(j.jb) == 0;
   if (ok) {
     for (int t = 0; t < p->nthreads; t++) paths[t] = sem_explore(p, t, err, &paths_arena);
+    sh.cond = cprop_build(p, p->test->cond, &paths_arena);
+    sh.filter = cprop_build(p, p->test->filter, &paths_arena);
     for (int i = 0; i < nworkers; i++) {
       predef_setup(&w[i]);
       CatHost host = {&w[i], host_predef, host_same_value, host_accept, host_reject};
       w[i].run = run_new(prog, host, i == 0 ? err : &w[i].werr);
       if (i > 0) run_set_stack_limit(w[i].run, WORKER_STACK / 4 * 3);
       run_set_mode(w[i].run, o->run_mode);
+      run_set_one_fw(w[i].run, p->nobserved == 0);
     }
     bool empty = false;
     for (int t = 0; t < p->nthreads; t++) empty |= paths[t].n == 0;
     while (!empty && !__atomic_load_n(&sh.stop, __ATOMIC_RELAXED)) {
       arena_rewind(&es_arena);
       sh.es = es_build(p, paths, choice, &es_arena);
+      if (sh.es->n > ES_MAX_EVENTS)
+        err_raise(err, ERRK_LIMIT, (SrcPos){p->test->file, 1, 1},
+                  "test %s has %d events, more than the %d a relation can hold here "
+                  "(each would take %d MiB): test too large", p->test->name, sh.es->n,
+                  ES_MAX_EVENTS, (int)((size_t)sh.es->n * (size_t)((sh.es->n + 63) / 64) * 8 >> 20));
       compute_candidates(&w[0], &sh, &es_arena);
       structures++;
       run_structure(w, nworkers, &sh);

@@ -17,8 +17,11 @@ enum { PD_SLOTS = 64 + TAG_MAX }; /* cache slots: kinds, then tag sets */
 /* What the workers of one test share: the current structure and its
  * candidate writes (built by the main thread, read-only meanwhile), the
  * queue of rf prefixes, and the stop conditions. */
+typedef struct CProp CProp; /* engine.c: the condition, prepared */
+
 typedef struct Shared {
   EventStructure *es;
+  const CProp *cond, *filter;
   int **cands;
   int *ncands;
   int *read_index;
@@ -28,6 +31,11 @@ typedef struct Shared {
   long next_item;          /* atomic */
   int stop;                /* atomic: an error or a limit */
   uint64_t candidates;     /* atomic: for -maxcandidates */
+  /* -timeout: CPU time of the thread that runs the test (herd7 counts
+   * CPU time; the thread's, not the process's, so that tests running in
+   * parallel threads of a campaign each have their own budget). */
+  clockid_t cpu_clock;
+  double cpu_start;
 } Shared;
 
 typedef struct Engine {
@@ -51,6 +59,7 @@ typedef struct Engine {
   bool have_deps;
   Value **pre_es;          /* PD_SLOTS */
   Value **pre_rf;
+  Value **pre_fw;
   Arena *rf_arena;
   /* current candidate */
   int *rf_src;             /* per read index: the write it reads from */
@@ -65,7 +74,9 @@ typedef struct Engine {
   /* outcomes of this worker, merged at the end */
   StateSet set;
   Outcome *out;
-  clock_t start;
+  uint64_t rf_leaves;      /* complete rf choices tried (limit checks) */
+  bool halted;             /* a limit stopped the search (choose_rf) */
+  unsigned limit_tick;     /* over_limits reads the clock every 256 calls */
   /* symmetry (find_symmetry) */
   bool sym_enabled;
   bool *sym_observed;      /* per thread: a register is displayed/filtered */
@@ -85,7 +96,9 @@ bool ev_loc(Engine *g, int e, Val *out);
 
 /* predef.c */
 void predef_setup(Engine *g);
-void predef_reset(Engine *g, bool structure);
+/* Drop the cached names of this stage and the later ones (STAGE_ES: a new
+ * structure, STAGE_RF: a new rf choice, STAGE_FW: new final writes). */
+void predef_reset(Engine *g, int stage);
 Value *host_predef(void *ctx, int name, int *stage);
 bool host_same_value(void *ctx, int e1, int e2);
 

@@ -6,6 +6,7 @@
  * stage it depends on: the structure (most of them), or the rf and final
  * write choice (rf, FW, pco, and loc / rmw when addresses are computed).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "engine_int.h"
@@ -64,9 +65,7 @@ _Static_assert(PD_COUNT <= 64, "predefined kinds share 64 cache slots");
 
 /* Stage of each predefined kind when every address is known statically;
  * rf-dependent ones are stage 1 always. */
-static bool pd_is_rf(int pd) {
-  return pd == PD_FW || pd == PD_RF || pd == PD_PCO;
-}
+static bool pd_is_fw(int pd) { return pd == PD_FW || pd == PD_PCO; }
 static bool pd_needs_values(int pd) {
   return pd == PD_LOC || pd == PD_RMW || pd == PD_AMO || pd == PD_NOLOC;
 }
@@ -170,7 +169,8 @@ static bool same_thread(const Event *a, const Event *b) { return a->thread == b-
 static Value *rmw_rel(Engine *g, int stage, bool amo_only) {
   Dim d = model_dim(g);
   Word *bits = new_rel(g, stage);
-  int xbit = tag_find(&g->p->tags, "X");
+  /* C marks both halves of an RMW with RMW (sem_c.c), others with X */
+  int xbit = tag_find(&g->p->tags, g->t->arch == ARCH_C ? "RMW" : "X");
   uint64_t xmask = xbit >= 0 ? (uint64_t)1 << xbit : 0;
   bool same_instr_only = g->t->arch == ARCH_X86 || g->t->arch == ARCH_X86_64 ||
                          g->t->arch == ARCH_C;
@@ -212,7 +212,7 @@ static Value *loc_rel(Engine *g, int stage) {
   Val *loc = arena_alloc(run_arena(g->run, STAGE_CO), sizeof(Val) * (size_t)(es->nrel + 1));
   bool *has = arena_alloc(run_arena(g->run, STAGE_CO), sizeof(bool) * (size_t)(es->nrel + 1));
   for (int i = 0; i < es->nrel; i++)
-    has[i] = (es->ev[i].flags & EV_MEM) && ev_loc(g, i, &loc[i]);
+    has[i] = (es->ev[i].flags & (EV_MEM | EV_LOCK)) && ev_loc(g, i, &loc[i]);
   for (int i = 0; i < es->nrel; i++) {
     if (!has[i]) continue;
     for (int j = 0; j < es->nrel; j++)
@@ -336,10 +336,18 @@ Value *host_predef(void *ctx, int name, int *stage) {
   if (name < 0 || name >= g->nnames) return NULL;
   int pd = g->pd_of_name[name];
   if (!pd) return NULL;
-  bool rf = pd_is_rf(pd) || (pd_needs_values(pd) && !g->static_locs);
   int idx = pd >= PD_TAG ? 64 + (pd - PD_TAG) : pd;
-  Value **cache = rf ? g->pre_rf : g->pre_es;
-  *stage = rf ? STAGE_RF : STAGE_ES;
+  Value **cache;
+  if (pd_is_fw(pd)) {
+    cache = g->pre_fw;
+    *stage = STAGE_FW;
+  } else if (pd == PD_RF || (pd_needs_values(pd) && !g->static_locs)) {
+    cache = g->pre_rf;
+    *stage = STAGE_RF;
+  } else {
+    cache = g->pre_es;
+    *stage = STAGE_ES;
+  }
   if (!cache[idx]) cache[idx] = compute_pd(g, pd, *stage);
   return cache[idx];
 }
@@ -352,6 +360,16 @@ bool host_same_value(void *ctx, int e1, int e2) {
   Sym sb = y->val;
   if (!eval_node(g, sa, &a) || !eval_node(g, sb, &b)) return false;
   return val_eq(a, b);
+}
+
+/* C: the set of a bell tag 't is named with its first letter upper-cased
+ * (cat.md §4.1); it is bound, possibly empty, for every declared tag. */
+static void bind_bell_tag(void *ctx, const char *tag) {
+  Program *p = ctx;
+  char buf[128];
+  snprintf(buf, sizeof buf, "%s", tag);
+  if (buf[0] >= 'a' && buf[0] <= 'z') buf[0] = (char)(buf[0] - 'a' + 'A');
+  if (tag_find(&p->tags, buf) < 0) tag_bit(&p->tags, arena_strdup(&p->arena, buf));
 }
 
 /* Name table: which names of the model are predefined for this test. */
@@ -367,15 +385,15 @@ void predef_setup(Engine *g) {
   const SemArch *sa = sem_arch(g->t->arch);
   if (sa && sa->set_names)
     for (int i = 0; sa->set_names[i]; i++) tag_bit(&g->p->tags, sa->set_names[i]);
+  if (g->t->arch == ARCH_C) cat_prog_each_tag(g->prog, bind_bell_tag, g->p);
   for (int b = 0; b < g->p->tags.count; b++) {
     int id = intern_find(in, g->p->tags.names[b]);
     if (id >= 0) g->pd_of_name[id] = PD_TAG + b;
   }
 }
 
-void predef_reset(Engine *g, bool structure) {
-  for (int k = 0; k < PD_SLOTS; k++) {
-    if (structure) g->pre_es[k] = NULL;
-    g->pre_rf[k] = NULL;
-  }
+void predef_reset(Engine *g, int stage) {
+  if (stage <= STAGE_ES) memset(g->pre_es, 0, sizeof(Value *) * PD_SLOTS);
+  if (stage <= STAGE_RF) memset(g->pre_rf, 0, sizeof(Value *) * PD_SLOTS);
+  memset(g->pre_fw, 0, sizeof(Value *) * PD_SLOTS);
 }

@@ -13,6 +13,7 @@
 
 #include "aarch64.h"
 #include "arm.h"
+#include "c.h"
 #include "mips.h"
 #include "ppc.h"
 #include "riscv.h"
@@ -29,6 +30,7 @@ static const ArchOps *const table[ARCH_COUNT] = {
     [ARCH_AARCH64] = &aarch64_arch_ops,
     [ARCH_RISCV] = &riscv_arch_ops,
     [ARCH_MIPS] = &mips_arch_ops,
+    [ARCH_C] = &c_arch_ops,
 };
 
 const ArchOps *arch_ops(Arch a) {
@@ -59,6 +61,15 @@ bool arch_from_name(const char *s, Arch *a) {
       return true;
     }
   return false;
+}
+
+void *lit_grow(Arena *a, void *data, int len, int *cap, size_t elem) {
+  if (len < *cap) return data;
+  int nc = *cap ? *cap * 2 : 8;
+  void *d = arena_alloc(a, elem * (size_t)nc);
+  if (len) memcpy(d, data, elem * (size_t)len);
+  *cap = nc;
+  return d;
 }
 
 /* ------------------------------------------------------------ locations */

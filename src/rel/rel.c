@@ -16,7 +16,7 @@ void set_fill(Dim d, Word *s) {
 
 int set_count(Dim d, const Word *s) {
   int c = 0;
-  for (int i = 0; i < d.w; i++) c += __builtin_popcountll(s[i]);
+  for (int i = 0; i < d.w; i++) c += word_count(s[i]);
   return c;
 }
 
@@ -24,7 +24,7 @@ int set_first(Dim d, const Word *s) { return set_next(d, s, 0); }
 
 int rel_count(Dim d, const Word *r) {
   int c = 0, n = rel_words(d);
-  for (int i = 0; i < n; i++) c += __builtin_popcountll(r[i]);
+  for (int i = 0; i < n; i++) c += word_count(r[i]);
   return c;
 }
 
@@ -68,12 +68,51 @@ static void closure_warshall(Dim d, Word *r) {
     bool any = false;
     for (int x = 0; x < w; x++) any |= rk[x] != 0;
     if (!any) continue;
+    if (w == 1) {
+      Word m = rk[0];
+      for (int i = 0; i < d.n; i++) r[i] |= m & -((r[i] >> k) & 1);
+      continue;
+    }
     for (int i = 0; i < d.n; i++) {
       Word *ri = r + (size_t)i * w;
       if (bit_get(ri, k))
         for (int x = 0; x < w; x++) ri[x] |= rk[x];
     }
   }
+}
+
+/* One word per row (n <= 64, the usual case): depth-first search with the
+ * visited and on-stack sets as bit masks, so a step is a few word
+ * operations.  Events with no successor are finished from the start.
+ * Fills `order` with a post-order of the visited events (successors
+ * first) and returns its length, or -1 on a cycle. */
+static int dfs_w1(int n, const Word *r, int *order) {
+  int stack[64], norder = 0;
+  Word all = n == 64 ? ~(Word)0 : ((Word)1 << n) - 1, done = 0, onstack = 0;
+  for (int i = 0; i < n; i++)
+    if (!r[i]) done |= (Word)1 << i;
+  for (Word todo = all & ~done; todo; todo = all & ~done) {
+    int sp = 0, s = __builtin_ctzll(todo);
+    stack[sp++] = s;
+    onstack |= (Word)1 << s;
+    while (sp) {
+      int u = stack[sp - 1];
+      Word ru = r[u];
+      if (ru & onstack) return -1;
+      Word next = ru & ~done;
+      if (!next) {
+        onstack &= ~((Word)1 << u);
+        done |= (Word)1 << u;
+        if (order) order[norder++] = u;
+        sp--;
+        continue;
+      }
+      int v = __builtin_ctzll(next);
+      onstack |= (Word)1 << v;
+      stack[sp++] = v;
+    }
+  }
+  return norder;
 }
 
 /* Most relations a model closes (happens-before, program order...) are
@@ -90,6 +129,20 @@ void rel_closure(Dim d, Word *r) {
   }
   int colour[STACK_MAX], stack[STACK_MAX], cursor[STACK_MAX], order[STACK_MAX];
   int norder = 0;
+  if (w == 1) {
+    norder = dfs_w1(n, r, order);
+    if (norder < 0) {
+      closure_warshall(d, r);
+      return;
+    }
+    for (int k = 0; k < norder; k++) {
+      int v = order[k];
+      Word acc = r[v];
+      for (Word b = r[v]; b; b &= b - 1) acc |= r[__builtin_ctzll(b)];
+      r[v] = acc;
+    }
+    return;
+  }
   memset(colour, 0, sizeof(int) * (size_t)n);
   for (int s0 = 0; s0 < n; s0++) {
     if (colour[s0]) continue;
@@ -141,8 +194,11 @@ void rel_identity(Dim d, Word *dst, const Word *s) {
 }
 
 void rel_add_identity(Dim d, Word *dst, const Word *s) {
-  for (int i = set_next(d, s, 0); i >= 0; i = set_next(d, s, i + 1))
-    rel_set(d, dst, i, i);
+  for (int k = 0; k < d.w; k++)
+    for (Word b = s[k]; b; b &= b - 1) {
+      int i = k * 64 + __builtin_ctzll(b);
+      dst[(size_t)i * (size_t)d.w + (size_t)k] |= b & -b;
+    }
 }
 
 void rel_product(Dim d, Word *dst, const Word *a, const Word *b) {
@@ -184,6 +240,7 @@ bool rel_irreflexive(Dim d, const Word *r) {
 }
 
 bool rel_acyclic(Dim d, const Word *r, int *scratch) {
+  if (d.w == 1) return dfs_w1(d.n, r, NULL) >= 0;
   return rel_find_cycle(d, r, NULL, scratch) == 0;
 }
 

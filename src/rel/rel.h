@@ -42,6 +42,20 @@ static inline void bit_clr(Word *s, int i) {
 
 /* Next set bit at index >= from, or -1:
  *   for (int i = set_next(d, s, 0); i >= 0; i = set_next(d, s, i + 1)) */
+/* Bits set in a word.  Without a popcount instruction in the target
+ * (plain x86-64), __builtin_popcountll is a library call; the
+ * shift-and-add form is a dozen inline instructions. */
+static inline int word_count(Word x) {
+#ifdef __POPCNT__
+  return __builtin_popcountll(x);
+#else
+  x = x - ((x >> 1) & 0x5555555555555555ULL);
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+  return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 static inline int set_next_w(int w, const Word *s, int from) {
   int k = from >> 6;
   if (k >= w) return -1;
