@@ -256,6 +256,8 @@ static void mark_data_ports(SemCtx *c, uint64_t deps) {
   }
 }
 
+void sem_data_port(SemCtx *c, SVal v) { mark_data_ports(c, v.deps); }
+
 SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
   Event e = {0};
   e.flags = EV_W;
