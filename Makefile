@@ -2,7 +2,8 @@
 #
 #   make              build ./corral and build/libcorral.a
 #   make test         unit tests, our regression litmus tests, and the
-#                     public conformance corpus when ../shared is present
+#                     public conformance corpus and herd7's graphs when
+#                     ../shared is present
 #   make check-asan   the same under AddressSanitizer + UBSan
 #   make bench        benchmarks (bench/), printing figures
 #   make CC=clang     any C17 compiler with gcc-style flags
@@ -29,11 +30,11 @@ LIB      := $(BUILD)/libcorral.a
 
 SHARED  ?= ../shared
 # The suites corral passes today; the others join as their issues land.
-CONFORM_SUITES ?= --suite article --suite x86 --suite ppc
+CONFORM_SUITES ?= --suite article --suite x86 --suite ppc --suite linux --suite c11 --suite c11-partialsc
 CONFORM  = $(SHARED)/tools/conform
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all test unit regress conform check-asan bench fuzz clean
+.PHONY: all test unit regress conform graphs check-asan bench fuzz clean
 
 all: $(BIN)
 
@@ -54,7 +55,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 
-test: unit regress conform
+test: unit regress conform graphs
 
 unit: $(UNIT_BIN) $(BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
@@ -68,6 +69,15 @@ conform: $(BIN)
 	  $(CONFORM) --corpus $(SHARED)/conformance --bin ./$(BIN) --jobs $(JOBS) \
 	    $(CONFORM_SUITES) $(CONFORM_ARGS); \
 	else echo "conform: $(SHARED) not present, skipped"; fi
+
+# Execution graphs compared as graphs by tests/graphs/dotcmp.py: ours
+# (tests/graphs/local, our models), then herd7's own
+# (../shared/conformance/graphs) when ../shared is there.
+graphs: $(BIN)
+	@python3 tests/graphs/dotcmp.py --local tests/graphs/local --models models --bin ./$(BIN)
+	@if [ -f "$(SHARED)/conformance/graphs/COMMANDS.tsv" ]; then \
+	  python3 tests/graphs/dotcmp.py --corpus $(SHARED)/conformance --bin ./$(BIN); \
+	else echo "graphs: $(SHARED) not present, skipped"; fi
 
 check-asan:
 	$(MAKE) BUILD=build-asan BIN=build-asan/corral \

@@ -796,4 +796,10 @@ bool cat_prog_catdep(const CProg *p) { return p->catdep; }
 bool cat_prog_uses_values(const CProg *p) { return p->uses_values; }
 const CatNames *cat_prog_names(const CProg *p) { return p->names; }
 int cat_prog_nflags(const CProg *p) { return p->nflags; }
+
+void cat_prog_each_tag(const CProg *p, void (*f)(void *ctx, const char *tag), void *ctx) {
+  for (int e = 0; e < p->nenums; e++)
+    for (int k = 0; k < p->enums[e].ntags; k++)
+      f(ctx, intern_name(&p->names->in, p->enums[e].tags[k]));
+}
 const char *cat_prog_flag_name(const CProg *p, int i) { return p->flag_names[i]; }

@@ -154,6 +154,8 @@ CProg *cat_compile(CatModel *m, const CatConfig *cfg, Err *err);
 void cat_prog_free(CProg *p);
 bool cat_prog_catdep(const CProg *p);
 const CatNames *cat_prog_names(const CProg *p);
+/* Every tag declared by an enum of the model or bell, in order. */
+void cat_prog_each_tag(const CProg *p, void (*f)(void *ctx, const char *tag), void *ctx);
 int cat_prog_nflags(const CProg *p);
 const char *cat_prog_flag_name(const CProg *p, int i); /* "*undef*" is 0 */
 enum { FLAG_UNDEF = 0 };

@@ -15,6 +15,7 @@
 
 #include "corral.h"
 #include "options.h"
+#include "../out/dot.h"
 
 typedef int (*OptFn)(corral_options *o, const char *name, const char *arg, char **msg);
 
@@ -160,7 +161,7 @@ static int o_optace(corral_options *o, const char *n, const char *a, char **m) {
   return fail(m, "option %s: wrong argument '%s' (expected true, false or iico)", n, a);
 }
 static int o_display(corral_options *o, const char *n, const char *a, char **m) {
-  (void)m;
+  if (a && dot_opt_check(n + 1, a, m)) return -1;
   o->display = xrealloc(o->display, sizeof(DisplayOpt) * (size_t)(o->ndisplay + 1));
   o->display[o->ndisplay].key = xstrdup(n + 1);
   o->display[o->ndisplay].value = xstrdup(a ? a : "");
@@ -235,6 +236,7 @@ static const OptDef opts[] = {
     {"-edgemerge", 1, o_display},    {"-showpo", 1, o_display},
     {"-dumpes", 1, o_display},       {"-restrict", 1, o_display},
     {"-showfr", 1, o_display},       {"-showobserved", 1, o_display},
+    {"-graph-format", 1, o_display},
 };
 
 static const OptDef *find_opt(const char *name) {
@@ -329,6 +331,14 @@ static int o_conf(corral_options *o, const char *n, const char *a, char **m) {
         break;
       }
       rc = d->fn(o, key, *v ? v : NULL, m);
+      if (rc && *m && strncmp(*m, path, strlen(path)) != 0) {
+        /* a bad argument: say where it is written */
+        char *inner = *m;
+        char where[200];
+        snprintf(where, sizeof where, "%s:%d:1", path, line);
+        rc = fail(m, "%s: error: %s", where, inner);
+        free(inner);
+      }
     }
     if (!eol) break;
     s = eol + 1;
@@ -360,5 +370,10 @@ const char *corral_usage(void) {
          "                           or how an execution reaches it\n"
          "  -explain-all             explain every rejected execution, not one per check\n"
          "  -explain-format text|json  how to print explanations\n"
+         "  -o DIR                   write execution graphs to DIR/NAME.dot\n"
+         "  -graph free|cluster|columns, -show prop|neg|all|cond|wit|none, -nshow N,\n"
+         "  -showevents all|mem|noregs|memf, -doshow R, -unshow R, -squished B ...\n"
+         "                           what the graphs show and how (see README)\n"
+         "  -graph-format dot|svg|png|pdf  also render them with graphviz's dot\n"
          "  -version, -help\n";
 }

@@ -14,8 +14,10 @@
 #include "corral.h"
 #include "../cat/interp.h"
 #include "../exec/engine.h"
+#include "../litmus/c.h"
 #include "../litmus/litmus.h"
 #include "../out/hash.h"
+#include "../out/dot.h"
 #include "../out/explain.h"
 #include "../out/herd.h"
 #include "options.h"
@@ -209,6 +211,26 @@ static bool explain_block(const corral_options *o, Program *p, const CProg *prog
   return true;
 }
 
+/* -o DIR (with -explain, DIR/NAME-explain.dot is written too): the
+ * execution graphs, from a capture run after the block is complete.
+ * False with *msg on an error. */
+static bool graph_block(const corral_options *o, const CatModel *m, Program *p,
+                        const CProg *prog, const EngineOpts *eo, Err *err, char **msg) {
+  DotOpts d;
+  dot_opts_init(&d);
+  for (int i = 0; i < o->ndisplay; i++) dot_opt_apply(&d, o->display[i].key, o->display[i].value);
+  bool ok = true;
+  if (d.dir) {
+    const CatFile *f = m->main;
+    char title[512];
+    snprintf(title, sizeof title, "Generic%s(%s)", f && f->catdep ? "[withcatdep]" : "",
+             f && f->title ? f->title : "Unknown");
+    ok = dot_run(p, prog, eo, &d, title, err, msg);
+  }
+  dot_opts_free(&d);
+  return ok;
+}
+
 /* Compile the model for this test and run the engine; fills r. */
 static corral_status simulate(const corral_options *o, const Test *t,
                               CatModel *m, const char *path, corral_result *r) {
@@ -297,6 +319,18 @@ static corral_status simulate(const corral_options *o, const Test *t,
     sb_free(&b);
     goto done;
   }
+  char *gmsg = NULL;
+  if (!graph_block(o, m, p, prog, &eo, &err, &gmsg)) {
+    if (gmsg) {
+      r->diag = xmalloc(strlen(gmsg) + 2);
+      sprintf(r->diag, "%s\n", gmsg);
+      free(gmsg);
+    } else {
+      r->diag = format_err(&err);
+    }
+    sb_free(&b);
+    goto done;
+  }
   sb_cstr(&b);
   r->output = b.s; /* the buffer becomes the result: no copy */
   if (out.loop) {
@@ -312,6 +346,42 @@ done:
   err_free(&err);
   arena_free(&a);
   return st;
+}
+
+/* C tests: expand the macros of the -macros file (found on the search
+ * path) and lower the threads; false with the error in err. */
+static bool expand_c(const corral_options *o, Test *t, const char *path, Err *err) {
+  Arena a;
+  arena_init(&a);
+  char *text = NULL;
+  const char *file = NULL;
+  bool ok = true;
+  if (o->macros) {
+    const char *sp[64];
+    int ns = search_path(o, sp, 64, &a);
+    file = cat_find_file(o->macros, sp, ns, &a);
+    size_t len;
+    text = file ? read_file(file, &len) : NULL;
+    if (!text) {
+      err->pos = (SrcPos){path, 0, 0};
+      sb_clear(&err->msg);
+      sb_printf(&err->msg, "cannot find macro file %s", o->macros);
+      ok = false;
+    }
+  }
+  if (ok) {
+    ErrJmp j;
+    err_push(err, &j);
+    if (setjmp(j.jb) == 0) {
+      c_expand(t, file, text, err);
+      err_pop(err, &j);
+    } else {
+      ok = false;
+    }
+  }
+  free(text);
+  arena_free(&a);
+  return ok;
 }
 
 corral_status corral_run_file(const corral_options *o, const char *path,
@@ -339,6 +409,11 @@ corral_status corral_run_file(const corral_options *o, const char *path,
   }
   t = litmus_parse(path, text, &err);
   if (!t) {
+    r->diag = format_err(&err);
+    r->status = CORRAL_ETEST;
+    goto done;
+  }
+  if (t->c && !expand_c(o, t, path, &err)) {
     r->diag = format_err(&err);
     r->status = CORRAL_ETEST;
     goto done;

@@ -118,6 +118,7 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
   es->iico_ctrl = ARENA_NEWN(a, Word, rel_words(d));
   es->rf_reg = ARENA_NEWN(a, Word, rel_words(d));
   es->po_full = ARENA_NEWN(a, Word, rel_words(d));
+  es->cctrl = ARENA_NEWN(a, Word, rel_words(d));
   for (int t = 0; t < p->nthreads; t++) {
     const ThreadPath *tp = &paths[t].v[choice[t]];
     for (int i = 0; i < tp->n_iico_data; i++)
@@ -126,6 +127,22 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
       rel_set(d, es->iico_ctrl, map[t][tp->iico_ctrl[i].a], map[t][tp->iico_ctrl[i].b]);
     for (int i = 0; i < tp->n_rf_reg; i++)
       rel_set(d, es->rf_reg, map[t][tp->rf_reg[i].a], map[t][tp->rf_reg[i].b]);
+    for (int i = 0; i < tp->n_cctrl; i++)
+      rel_set(d, es->cctrl, map[t][tp->cctrl[i].a], map[t][tp->cctrl[i].b]);
+  }
+  /* C: events of one statement are po-ordered when one is sequenced
+   * before the other: data flow, or an explicit order (an RMW's read
+   * before its write); the operands of `a + b` stay unordered. */
+  es->is_c = p->test->arch == ARCH_C;
+  if (es->is_c) {
+    for (int t = 0; t < p->nthreads; t++) {
+      const ThreadPath *tp = &paths[t].v[choice[t]];
+      for (int i = 0; i < tp->n_seq; i++)
+        rel_set(d, es->po_full, map[t][tp->seq[i].a], map[t][tp->seq[i].b]);
+    }
+    rel_or(d, es->po_full, es->po_full, es->iico_data);
+    rel_or(d, es->po_full, es->po_full, es->iico_ctrl);
+    rel_closure(d, es->po_full);
   }
   /* po: same thread, earlier instruction instance. */
   for (int i = 0; i < es->n; i++) {
@@ -207,6 +224,12 @@ void es_deps(const EventStructure *es, Deps *out, Arena *a) {
   out->data = NEWREL();
   out->addr = NEWREL();
   rel_compose(d, out->data, dd_pre, last_data);
+  /* C: a value read and stored by one statement (`*y = *x;`, the write
+   * of an atomic op) flows without a register in between. */
+  if (es->is_c) {
+    restrict_by(es, tmp, iico, p_load, p_store);
+    rel_or(d, out->data, out->data, tmp);
+  }
   rel_compose(d, out->addr, dd_pre, last_addr);
   /* ctrl: load -dd-> commit, then po (bcc) or iico (predicated) */
   Word *po_iico = NEWREL();
@@ -223,9 +246,19 @@ void es_deps(const EventStructure *es, Deps *out, Arena *a) {
   rel_or(d, dd, dd_pre, out->addr);
   rel_or(d, dd, dd, out->data);
   rel_compose(d, tmp, dd, ctrl1);
+  /* C: the reads an if's condition depends on control its branches. */
+  Word *cc = NEWREL();
+  rel_compose(d, cc, dd_pre, es->cctrl);
+  rel_or(d, cc, cc, es->cctrl);
+  rel_or(d, tmp, tmp, cc);
   out->ctrl = NEWREL();
   restrict_by(es, out->ctrl, tmp, p_mem, p_relevant);
   out->depend = dd;
+  /* herd's data ends at memory accesses: a value flowing into a branch
+   * (data to a commit) counts for ctrl above, not as data */
+  Word *data_mem = NEWREL();
+  restrict_by(es, data_mem, out->data, p_any, p_mem);
+  out->data = data_mem;
   (void)p_commit;
 #undef NEWREL
 }

@@ -78,6 +78,11 @@ typedef struct ThreadPath {
   int nnodes;
   Edge *iico_data, *iico_ctrl, *rf_reg;
   int n_iico_data, n_iico_ctrl, n_rf_reg;
+  Edge *cctrl;          /* C: condition event -> event in a branch of its if */
+  int n_cctrl;
+  Edge *seq;            /* C: sequencing inside a statement beyond data flow
+                           (the read of an RMW before its write) */
+  int n_seq;
   Sym *assume;          /* each must evaluate to non-zero */
   int nassume;
   Sym *final_regs;      /* per register id: final value (SYM_NONE: never
@@ -114,6 +119,8 @@ typedef struct EventStructure {
   /* Full-dimension relations (over all n events). */
   Dim full;
   Word *iico_data, *iico_ctrl, *rf_reg, *po_full;
+  Word *cctrl;          /* C: see ThreadPath.cctrl */
+  bool is_c;            /* a C test: statement-level po and dependencies */
   /* Memory reads and writes (event ids), in order. */
   int *reads, nreads;
   int *writes, nwrites;

@@ -6,6 +6,7 @@
  * stage it depends on: the structure (most of them), or the rf and final
  * write choice (rf, FW, pco, and loc / rmw when addresses are computed).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "engine_int.h"
@@ -159,7 +160,8 @@ static bool same_thread(const Event *a, const Event *b) { return a->thread == b-
 static Value *rmw_rel(Engine *g, int stage, bool amo_only) {
   Dim d = model_dim(g);
   Word *bits = new_rel(g, stage);
-  int xbit = tag_find(&g->p->tags, "X");
+  /* C marks both halves of an RMW with RMW (sem_c.c), others with X */
+  int xbit = tag_find(&g->p->tags, g->t->arch == ARCH_C ? "RMW" : "X");
   uint64_t xmask = xbit >= 0 ? (uint64_t)1 << xbit : 0;
   bool same_instr_only = g->t->arch == ARCH_X86 || g->t->arch == ARCH_X86_64 ||
                          g->t->arch == ARCH_C;
@@ -201,7 +203,7 @@ static Value *loc_rel(Engine *g, int stage) {
   Val *loc = arena_alloc(run_arena(g->run, STAGE_CO), sizeof(Val) * (size_t)(es->nrel + 1));
   bool *has = arena_alloc(run_arena(g->run, STAGE_CO), sizeof(bool) * (size_t)(es->nrel + 1));
   for (int i = 0; i < es->nrel; i++)
-    has[i] = (es->ev[i].flags & EV_MEM) && ev_loc(g, i, &loc[i]);
+    has[i] = (es->ev[i].flags & (EV_MEM | EV_LOCK)) && ev_loc(g, i, &loc[i]);
   for (int i = 0; i < es->nrel; i++) {
     if (!has[i]) continue;
     for (int j = 0; j < es->nrel; j++)
@@ -351,6 +353,16 @@ bool host_same_value(void *ctx, int e1, int e2) {
   return val_eq(a, b);
 }
 
+/* C: the set of a bell tag 't is named with its first letter upper-cased
+ * (cat.md §4.1); it is bound, possibly empty, for every declared tag. */
+static void bind_bell_tag(void *ctx, const char *tag) {
+  Program *p = ctx;
+  char buf[128];
+  snprintf(buf, sizeof buf, "%s", tag);
+  if (buf[0] >= 'a' && buf[0] <= 'z') buf[0] = (char)(buf[0] - 'a' + 'A');
+  if (tag_find(&p->tags, buf) < 0) tag_bit(&p->tags, arena_strdup(&p->arena, buf));
+}
+
 /* Name table: which names of the model are predefined for this test. */
 void predef_setup(Engine *g) {
   const Interner *in = &cat_prog_names(g->prog)->in;
@@ -364,6 +376,7 @@ void predef_setup(Engine *g) {
   const SemArch *sa = sem_arch(g->t->arch);
   if (sa && sa->set_names)
     for (int i = 0; sa->set_names[i]; i++) tag_bit(&g->p->tags, sa->set_names[i]);
+  if (g->t->arch == ARCH_C) cat_prog_each_tag(g->prog, bind_bell_tag, g->p);
   for (int b = 0; b < g->p->tags.count; b++) {
     int id = intern_find(in, g->p->tags.names[b]);
     if (id >= 0) g->pd_of_name[id] = PD_TAG + b;

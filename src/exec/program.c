@@ -3,6 +3,8 @@
  */
 #include "program.h"
 
+#include "../litmus/c.h"
+
 #include "../out/cond.h"
 
 #include <stdlib.h>
@@ -108,7 +110,7 @@ static DispLoc make_disp(Program *p, const LitLoc *l, Err *err) {
       perr(err, l->pos, "thread %d does not exist", d.thread);
     if (d.reg < 0) perr(err, l->pos, "%s is not a register", l->reg);
     d.type = p->reg_type[d.thread][d.reg];
-    d.name = arena_printf(&p->arena, "%d:%s", d.thread, p->ops->reg_name(d.reg));
+    d.name = arena_printf(&p->arena, "%d:%s", d.thread, test_reg_name(p->test, d.reg));
     break;
   case LOC_GLOBAL:
     d.kind = DL_GLOBAL;
@@ -136,6 +138,8 @@ static int disp_cmp(const Program *p, const DispLoc *a, const DispLoc *b) {
   if (ra != rb) return ra - rb;
   if (a->kind == DL_REG) {
     if (a->thread != b->thread) return a->thread - b->thread;
+    if (p->test->c) /* C registers are locals: by name */
+      return strcmp(test_reg_name(p->test, a->reg), test_reg_name(p->test, b->reg));
     return a->reg - b->reg;
   }
   int c = strcmp(intern_name(&p->syms, a->sym), intern_name(&p->syms, b->sym));
@@ -196,6 +200,20 @@ static void build_display(Program *p, Err *err) {
 
 /* ---------------------------------------------------------------- API */
 
+/* C: each parameter of a thread function is a register holding the
+ * address of the global of the same name. */
+static void c_init_params(Program *p) {
+  const CCode *c = p->test->c;
+  for (int th = 0; th < c->nthreads && th < p->nthreads; th++)
+    for (int k = 0; k < c->threads[th].nparams; k++) {
+      const CParam *pm = &c->threads[th].params[k];
+      if (p->init_reg_set[th][pm->reg]) continue;
+      p->init_regs[th][pm->reg] = val_addr(program_symbol(p, pm->name), 0);
+      p->init_reg_set[th][pm->reg] = true;
+      p->reg_type[th][pm->reg] = (LocType){0, false, true};
+    }
+}
+
 static void program_init_state(Program *p, Err *err) {
   const Test *t = p->test;
   for (int i = 0; i < t->ninit; i++) {
@@ -232,7 +250,7 @@ Program *program_new(const Test *t, Err *err, int unroll) {
   p->ops = t->ops;
   p->word_bits = t->ops ? t->ops->word_bits : 32;
   p->nthreads = t->nthreads;
-  p->nregs = t->ops ? t->ops->nregs : 0;
+  p->nregs = t->c ? t->c->nregs : t->ops ? t->ops->nregs : 0;
   p->unroll = unroll;
   const char *u = test_meta(t, "Unroll");
   if (u) p->unroll = atoi(u);
@@ -255,6 +273,7 @@ Program *program_new(const Test *t, Err *err, int unroll) {
     }
   }
   program_init_state(p, err);
+  if (t->c) c_init_params(p);
   build_display(p, err);
   err_pop(err, &j);
   return p;

@@ -39,7 +39,9 @@ struct SemCtx {
   /* Path state (append-only vectors and small state). */
   VEC(Event) ev;
   VEC(SymNode) nodes;
-  EdgeVec iico_data, iico_ctrl, rf_reg;
+  EdgeVec iico_data, iico_ctrl, rf_reg, cctrl, seq;
+  VEC(int) csrc;             /* C control scopes: -1 opens a scope, then
+                                the events its condition was read from */
   VEC(Sym) assume;
   RegState *regs;            /* nregs */
   int nregs;
@@ -54,6 +56,7 @@ struct SemCtx {
   int code_index;
   int inst_first;            /* local id of its first event */
   uint64_t ctrl_from;        /* iico_ctrl sources for new events */
+  uint64_t seq_from;         /* C: events sequenced before new events */
   int alt, nalts;
   Flow flow;
   const char *target;
@@ -96,6 +99,15 @@ static int add_event(SemCtx *c, Event e, uint64_t deps) {
   int id = c->ev.len - 1;
   if (id - c->inst_first >= 64)
     sem_error(c, "instruction generates too many events");
+  for (uint64_t d = c->seq_from; d; d &= d - 1) {
+    Edge ed = {c->inst_first + __builtin_ctzll(d), id};
+    vec_push(c->seq, ed);
+  }
+  for (int k = 0; k < c->csrc.len; k++)
+    if (c->csrc.data[k] >= 0) {
+      Edge ed = {c->csrc.data[k], id};
+      vec_push(c->cctrl, ed);
+    }
   for (uint64_t d = deps; d; d &= d - 1) {
     Edge ed = {c->inst_first + __builtin_ctzll(d), id};
     vec_push(c->iico_data, ed);
@@ -283,6 +295,20 @@ void sem_fence(SemCtx *c, uint64_t tags) {
   add_event(c, e, 0);
 }
 
+SVal sem_lock_event(SemCtx *c, SVal addr, uint64_t tags) {
+  Event e = {0};
+  e.flags = EV_LOCK;
+  e.tags = tags;
+  e.loc = addr.s;
+  e.val = const_node(c, val_int(0));
+  e.wval = SYM_NONE;
+  e.size = 4;
+  e.reg = -1;
+  int id = add_event(c, e, addr.deps);
+  SVal r = {addr.s, ev_bit(c, id)};
+  return r;
+}
+
 SVal sem_commit(SemCtx *c, SVal cond, uint32_t kind, uint64_t tags) {
   Event e = {0};
   e.flags = kind;
@@ -296,6 +322,19 @@ SVal sem_commit(SemCtx *c, SVal cond, uint32_t kind, uint64_t tags) {
 }
 
 void sem_ctrl_dep(SemCtx *c, SVal from) { c->ctrl_from |= from.deps; }
+
+void sem_order_after(SemCtx *c, SVal from) { c->seq_from |= from.deps; }
+
+void sem_ctrl_push(SemCtx *c, SVal cond) {
+  vec_push(c->csrc, -1);
+  for (uint64_t d = cond.deps; d; d &= d - 1) vec_push(c->csrc, c->inst_first + __builtin_ctzll(d));
+}
+
+void sem_ctrl_pop(SemCtx *c) {
+  while (c->csrc.len > 0 && c->csrc.data[c->csrc.len - 1] >= 0) c->csrc.len--;
+  if (c->csrc.len == 0) sem_error(c, "internal: unbalanced control scope");
+  c->csrc.len--;
+}
 
 /* ---------------------------------------------------------------- flow */
 
@@ -356,7 +395,8 @@ void sem_clear_reservation(SemCtx *c) { c->has_resv = false; }
 /* ----------------------------------------------------- path exploration */
 
 typedef struct Mark {
-  int nev, nnodes, ndata, nctrl, nrf, nassume, ninsts;
+  int nev, nnodes, ndata, nctrl, nrf, nassume, ninsts, ncctrl, ncsrc, nseq;
+  int *csrc;
   bool has_resv;
   SVal resv_addr;
   int resv_size;
@@ -370,6 +410,11 @@ static void mark_save(SemCtx *c, Mark *m, Arena *scratch) {
   m->ndata = c->iico_data.len;
   m->nctrl = c->iico_ctrl.len;
   m->nrf = c->rf_reg.len;
+  m->ncctrl = c->cctrl.len;
+  m->nseq = c->seq.len;
+  m->ncsrc = c->csrc.len;
+  m->csrc = arena_alloc(scratch, sizeof(int) * (size_t)(c->csrc.len + 1));
+  if (c->csrc.len) memcpy(m->csrc, c->csrc.data, sizeof(int) * (size_t)c->csrc.len);
   m->nassume = c->assume.len;
   m->ninsts = c->ninsts;
   m->has_resv = c->has_resv;
@@ -388,6 +433,10 @@ static void mark_restore(SemCtx *c, const Mark *m) {
   c->iico_data.len = m->ndata;
   c->iico_ctrl.len = m->nctrl;
   c->rf_reg.len = m->nrf;
+  c->cctrl.len = m->ncctrl;
+  c->seq.len = m->nseq;
+  c->csrc.len = m->ncsrc;
+  if (m->ncsrc) memcpy(c->csrc.data, m->csrc, sizeof(int) * (size_t)m->ncsrc);
   c->assume.len = m->nassume;
   c->ninsts = m->ninsts;
   c->has_resv = m->has_resv;
@@ -416,6 +465,10 @@ static void emit_path(SemCtx *c, bool cutoff, const char *label) {
   p.n_iico_ctrl = c->iico_ctrl.len;
   COPY_OUT(p.rf_reg, c->rf_reg, Edge);
   p.n_rf_reg = c->rf_reg.len;
+  COPY_OUT(p.cctrl, c->cctrl, Edge);
+  p.n_cctrl = c->cctrl.len;
+  COPY_OUT(p.seq, c->seq, Edge);
+  p.n_seq = c->seq.len;
   COPY_OUT(p.assume, c->assume, Sym);
   p.nassume = c->assume.len;
   p.nregs = c->nregs;
@@ -470,6 +523,7 @@ static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
     c->code_index = pc;
     c->inst_first = c->ev.len;
     c->ctrl_from = 0;
+    c->seq_from = 0;
     c->alt = alt;
     c->nalts = 1;
     c->flow = FLOW_NEXT;
@@ -570,6 +624,9 @@ ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out) {
   vec_free(c.iico_data);
   vec_free(c.iico_ctrl);
   vec_free(c.rf_reg);
+  vec_free(c.cctrl);
+  vec_free(c.seq);
+  vec_free(c.csrc);
   vec_free(c.assume);
   vec_free(c.paths);
   free(c.regs);

@@ -57,6 +57,10 @@ SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags);
 SVal sem_rmw_event(SemCtx *c, SVal addr, int size, uint64_t tags, int *ev);
 void sem_rmw_set_write(SemCtx *c, int ev, SVal data);
 
+/* A lock-like event (C spinlocks, SRCU): it has a location but is not a
+ * memory access (not in M).  Returns an SVal carrying it. */
+SVal sem_lock_event(SemCtx *c, SVal addr, uint64_t tags);
+
 /* Fences and commits. */
 void sem_fence(SemCtx *c, uint64_t tags);
 /* A commit event (EV_BCC or EV_PRED) depending on cond; returns an SVal
@@ -66,6 +70,15 @@ SVal sem_commit(SemCtx *c, SVal cond, uint32_t kind, uint64_t tags);
 /* Events created after this call, until the end of the instruction, get
  * iico_ctrl edges from the events of `from`. */
 void sem_ctrl_dep(SemCtx *c, SVal from);
+
+/* C: events created after this call, until the end of the statement, are
+ * sequenced (po) after the events of `from`. */
+void sem_order_after(SemCtx *c, SVal from);
+
+/* C control scopes (if/while): until the matching pop, every new event
+ * is control-dependent on the events `cond` was computed from. */
+void sem_ctrl_push(SemCtx *c, SVal cond);
+void sem_ctrl_pop(SemCtx *c);
 
 /* The id of a memory location named in the code (X86 [x]). */
 int sem_symbol(SemCtx *c, const char *name);

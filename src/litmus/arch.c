@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "arm.h"
+#include "c.h"
 #include "mips.h"
 #include "ppc.h"
 #include "riscv.h"
@@ -27,6 +28,7 @@ static const ArchOps *const table[ARCH_COUNT] = {
     [ARCH_ARM] = &arm_arch_ops,
     [ARCH_RISCV] = &riscv_arch_ops,
     [ARCH_MIPS] = &mips_arch_ops,
+    [ARCH_C] = &c_arch_ops,
 };
 
 const ArchOps *arch_ops(Arch a) {
@@ -57,6 +59,15 @@ bool arch_from_name(const char *s, Arch *a) {
       return true;
     }
   return false;
+}
+
+void *lit_grow(Arena *a, void *data, int len, int *cap, size_t elem) {
+  if (len < *cap) return data;
+  int nc = *cap ? *cap * 2 : 8;
+  void *d = arena_alloc(a, elem * (size_t)nc);
+  if (len) memcpy(d, data, elem * (size_t)len);
+  *cap = nc;
+  return d;
 }
 
 /* ------------------------------------------------------------ locations */

@@ -244,7 +244,10 @@ typedef struct ArchOps {
   int nsymb_regs;
 } ArchOps;
 
-const ArchOps *arch_ops(Arch a);      /* NULL if not supported yet */
+const ArchOps *arch_ops(Arch a);
+/* A register's spelling in final states: the architecture's, or for C
+ * tests the local's name (c.c). */
+const char *test_reg_name(const Test *t, int reg);      /* NULL if not supported yet */
 const char *arch_name(Arch a);
 bool arch_from_name(const char *s, Arch *a);
 
@@ -252,7 +255,16 @@ bool arch_from_name(const char *s, Arch *a);
 void lit_print_loc_hash(const LitLoc *l, StrBuf *out);  /* as written */
 
 /* ------------------------------------------------ helpers (arch.c)
- * Shared by the parsers of the state sections and of the instructions. */
+ * Growable arrays in an arena (old blocks are simply abandoned: the
+ * arrays are small and the arena is freed with the test). */
+void *lit_grow(Arena *a, void *data, int len, int *cap, size_t elem);
+#define APUSH(a, arr, len, cap, x)                                           \
+  do {                                                                       \
+    (arr) = lit_grow((a), (arr), (len), &(cap), sizeof *(arr));              \
+    (arr)[(len)++] = (x);                                                    \
+  } while (0)
+
+/* Shared by the parsers of the state sections and of the instructions. */
 
 /* Parse an integer literal: optional '-', then decimal digits or 0x/0X and
  * hex digits, the whole of [s, s+n).  Values up to 2^64-1 are accepted and

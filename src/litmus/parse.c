@@ -14,6 +14,8 @@
  */
 #include "litmus.h"
 
+#include "c.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,22 +60,6 @@ static CR_NORETURN CR_PRINTF(3, 4) void fail(Parser *p, size_t off,
   va_start(ap, fmt);
   err_vraise(p->err, ERRK_SYNTAX, pos_at(p, off), fmt, ap);
 }
-
-/* Growable arrays in the arena (old blocks are simply abandoned: the
- * arrays are small and the arena is freed with the test). */
-static void *grow(Arena *a, void *data, int len, int *cap, size_t elem) {
-  if (len < *cap) return data;
-  int nc = *cap ? *cap * 2 : 8;
-  void *d = arena_alloc(a, elem * (size_t)nc);
-  if (len) memcpy(d, data, elem * (size_t)len);
-  *cap = nc;
-  return d;
-}
-#define APUSH(a, arr, len, cap, x)                                           \
-  do {                                                                       \
-    (arr) = grow((a), (arr), (len), &(cap), sizeof *(arr));                  \
-    (arr)[(len)++] = (x);                                                    \
-  } while (0)
 
 static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 static bool is_alpha(char c) { return isalpha((unsigned char)c); }
@@ -138,6 +124,7 @@ static void parse_arch(Parser *p, size_t off, size_t n) {
   p->t->ops = arch_ops(p->t->arch);
   if (!p->t->ops)
     fail(p, off, "%s tests are not supported yet", arch_name(p->t->arch));
+  if (p->t->arch == ARCH_C) c_begin(p->t);
 }
 
 static bool testname_char(char c) {
@@ -545,6 +532,7 @@ enum { MAX_ARRAY = 65536, MAX_INIT = 10000 };
 
 /* A register name of the test's architecture, or an error. */
 static int check_reg(TokStream *ts, const Tok *t, const char *name) {
+  if (ts->p->t->c) return c_reg(ts->p->t, name); /* C: any name */
   int r = ts->p->t->ops->parse_reg(name);
   if (r < 0) fail(ts->p, t->off, "%s is not a register", name);
   return r;
@@ -1444,9 +1432,13 @@ static void parse_all(Parser *p) {
   index_lines(p);
   Split sp = split(p);
   parse_init(p, sp.init_start, sp.init_end);
-  parse_code(p, sp.code_start, sp.code_end);
+  if (p->t->c)
+    c_parse_code(p->t, p->err, p->text, sp.code_start, sp.code_end,
+                 pos_at(p, sp.code_start));
+  else
+    parse_code(p, sp.code_start, sp.code_end);
   parse_final(p, sp.final_start, sp.final_end);
-  alloc_symregs(p);
+  if (!p->t->c) alloc_symregs(p);
 }
 
 Test *litmus_parse(const char *path, const char *text, Err *err) {

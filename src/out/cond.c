@@ -47,7 +47,7 @@ void print_loc_state(const Test *t, const LitLoc *l, StrBuf *out) {
   case LOC_REG:
   case LOC_SYMREG:
     if (l->regid >= 0 && t->ops)
-      sb_printf(out, "%d:%s", l->thread, t->ops->reg_name(l->regid));
+      sb_printf(out, "%d:%s", l->thread, test_reg_name(t, l->regid));
     else if (l->kind == LOC_REG)
       sb_printf(out, "%d:%s", l->thread, l->reg);
     else

@@ -89,10 +89,7 @@ static const Word *named_relation(Run *run, const char *name) {
 
 /* ------------------------------------------------------------ events */
 
-static void print_val(const Program *p, Val v, StrBuf *b) {
-  static const DispLoc plain = {.type = {0, true, false}};
-  herd_print_value(p, &plain, v, false, b);
-}
+static void print_val(const Program *p, Val v, StrBuf *b) { herd_print_plain(p, v, b); }
 
 static char *event_desc(Explanation *x, const ExecView *v, int e) {
   const Program *p = v->p;
@@ -100,23 +97,14 @@ static char *event_desc(Explanation *x, const ExecView *v, int e) {
   StrBuf b;
   sb_init(&b);
   if (ev->flags & EV_MEM) {
-    bool rmw = (ev->flags & EV_MEM) == EV_MEM;
-    sb_puts(&b, rmw ? "RMW" : ev->flags & EV_R ? "R" : "W");
-    sb_putc(&b, '[');
-    print_val(p, v->loc[e], &b);
-    sb_puts(&b, "]=");
-    print_val(p, v->val[e], &b);
-    if (rmw) {
-      sb_puts(&b, "->");
-      print_val(p, v->wval[e], &b);
-    }
+    herd_print_access(v, e, &b);
   } else if (ev->flags & EV_FENCE) {
     sb_putc(&b, 'F');
   } else if (ev->flags & EV_COMMIT) {
     sb_puts(&b, ev->flags & EV_BCC ? "Branch" : "Commit");
   } else if (ev->flags & EV_REG) {
     sb_printf(&b, "%s[%s]=", ev->flags & EV_RREG ? "Rreg" : "Wreg",
-              p->ops && p->ops->reg_name ? p->ops->reg_name(ev->reg) : "?");
+              p->ops && p->ops->reg_name ? test_reg_name(p->test, ev->reg) : "?");
     print_val(p, v->val[e], &b);
   }
   /* annotations and fence kinds, as the model's sets name them */
@@ -190,21 +178,6 @@ static ExEdge *edges_of(Explanation *x, Dim d, const Word *r, bool reduce, int *
   return e;
 }
 
-static const char *state_text(Explanation *x, const ExecView *v) {
-  const Program *p = v->p;
-  StrBuf b;
-  sb_init(&b);
-  for (int k = 0; k < p->ndisp; k++) {
-    if (k) sb_putc(&b, ' ');
-    sb_printf(&b, "%s=", p->disp[k].name);
-    herd_print_value(p, &p->disp[k], v->state[k], false, &b);
-    sb_putc(&b, ';');
-  }
-  const char *s = arena_strdup(&x->arena, sb_cstr(&b));
-  sb_free(&b);
-  return s;
-}
-
 static void mark_listed(ExExec *ex, const ExEdge *e, int n) {
   for (int i = 0; i < n; i++) ex->ev[e[i].a].listed = ex->ev[e[i].b].listed = true;
 }
@@ -217,7 +190,7 @@ static ExExec *capture_common(Explanation *x, const ExecView *v) {
   if (co) ex.co = edges_of(x, v->d, co, true, &ex.nco);
   mark_listed(&ex, ex.rf, ex.nrf);
   mark_listed(&ex, ex.co, ex.nco);
-  ex.state = state_text(x, v);
+  ex.state = herd_state_text(v->p, v->state, &x->arena);
   ex.event = -1;
   vec_push(x->execs, ex);
   return &vec_last(x->execs);

@@ -9,6 +9,8 @@
  */
 #include "hash.h"
 
+#include "../litmus/c.h"
+
 #include <nettle/md5.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,6 +243,10 @@ static void thread_entries(const Test *t, const Thread *th, Labels *l,
 
 void hash_code_string(const Test *t, StrBuf *out) {
   int n = t->nthreads, rows = 0;
+  if (t->c) {
+    c_hash_code(t, out);
+    return;
+  }
   if (n == 0 || !t->ops) return;
   Labels l = {0};
   collect_labels(t, &l);

@@ -102,3 +102,36 @@ void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
   if (h[0]) sb_printf(out, "Hash=%s\n", h);
   sb_putc(out, '\n');
 }
+
+void herd_print_plain(const Program *p, Val v, StrBuf *out) {
+  static const DispLoc plain = {.type = {0, true, false}};
+  herd_print_value(p, &plain, v, false, out);
+}
+
+void herd_print_access(const ExecView *v, int e, StrBuf *b) {
+  const Event *ev = &v->es->ev[e];
+  bool rmw = (ev->flags & EV_MEM) == EV_MEM;
+  sb_puts(b, rmw ? "RMW" : ev->flags & EV_R ? "R" : "W");
+  sb_putc(b, '[');
+  herd_print_plain(v->p, v->loc[e], b);
+  sb_puts(b, "]=");
+  herd_print_plain(v->p, v->val[e], b);
+  if (rmw) {
+    sb_puts(b, "->");
+    herd_print_plain(v->p, v->wval[e], b);
+  }
+}
+
+const char *herd_state_text(const Program *p, const Val *state, Arena *a) {
+  StrBuf b;
+  sb_init(&b);
+  for (int k = 0; k < p->ndisp; k++) {
+    if (k) sb_putc(&b, ' ');
+    sb_printf(&b, "%s=", p->disp[k].name);
+    herd_print_value(p, &p->disp[k], state[k], false, &b);
+    sb_putc(&b, ';');
+  }
+  const char *s = arena_strdup(a, sb_cstr(&b));
+  sb_free(&b);
+  return s;
+}

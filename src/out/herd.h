@@ -22,4 +22,11 @@ void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
 void herd_print_value(const Program *p, const DispLoc *d, Val v, bool hexa,
                       StrBuf *out);
 
+/* For pictures and explanations of one execution: a value without a
+ * location's type; a memory event "R[x]=1", "W[y]=2", "RMW[x]=0->1"; the
+ * final state "0:r1=1; x=2;" as in state lines (allocated in a). */
+void herd_print_plain(const Program *p, Val v, StrBuf *out);
+void herd_print_access(const ExecView *v, int e, StrBuf *out);
+const char *herd_state_text(const Program *p, const Val *state, Arena *a);
+
 #endif

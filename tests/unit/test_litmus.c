@@ -277,8 +277,8 @@ static void test_sections(void) {
   Test *n = parse_str("X86 --\n{}\n P0 ;\n MOV [x],$1 ;\n", NULL, 0);
   CHECK(n && strcmp(n->name, "t") == 0);
   test_free(n);
-  CHECK_STR(error_of("C T\n{}\nP0(int *x) { *x = 1; }\n"),
-            "1:1: C tests are not supported yet");
+  CHECK_STR(error_of("C T\n{}\nP0(int *x) { *x = ; }\n"),
+            "3:19: syntax error: expected an expression, found ';'");
   CHECK_STR(error_of("AArch64 T\n{}\n P0 ;\n NOP ;\n"),
             "1:1: AArch64 tests are not supported yet");
   CHECK_STR(error_of("Z80 T\n{}\n"), "1:1: Z80 is not an implemented "
