@@ -109,6 +109,13 @@ static int dfs_w1(int n, const Word *r, int *order) {
   Word all = n == 64 ? ~(Word)0 : ((Word)1 << n) - 1, done = 0, onstack = 0;
   for (int i = 0; i < n; i++)
     if (!r[i]) done |= (Word)1 << i;
+  if (!order) {
+    /* only acyclicity asked: an event nothing leads to is on no cycle
+     * either, and neither visit order nor post-order is needed */
+    Word has_pred = 0;
+    for (int i = 0; i < n; i++) has_pred |= r[i];
+    done |= all & ~has_pred;
+  }
   for (Word todo = all & ~done; todo; todo = all & ~done) {
     int sp = 0, s = __builtin_ctzll(todo);
     stack[sp++] = s;
