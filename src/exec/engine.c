@@ -389,6 +389,12 @@ static void find_symmetry(Engine *g) {
       const SymNode *l = &es->nodes[es->ev[wr[t]].loc];
       if (l->k.kind != VAL_ADDR || g->fw[l->k.sym] == wr[t]) wr[t] = -2;
     }
+  bool any = false;
+  for (int t = 0; t < nt && !any; t++) any = wr[t] >= 0;
+  if (!any) { /* the usual case: no thread qualifies */
+    run_set_symmetry(g->run, NULL, 0);
+    return;
+  }
   int *cls = g->sym_class;
   for (int e = 0; e < es->n; e++) cls[e] = -1;
   int nclasses = 0;

@@ -10,33 +10,43 @@
 #include "cond.h"
 #include "hash.h"
 
-/* Decimal without printf: state lines are printed by the hundred thousand. */
-static void put_u64(StrBuf *out, uint64_t u, bool neg) {
-  char buf[24];
-  int k = sizeof buf;
+/* Decimal without printf, at the end of buf[24]: state lines are printed
+ * by the hundred thousand.  Returns where the digits start. */
+static char *fmt_u64(char *end, uint64_t u, bool neg) {
+  char *k = end;
   do {
-    buf[--k] = (char)('0' + u % 10);
+    *--k = (char)('0' + u % 10);
     u /= 10;
   } while (u);
-  if (neg) buf[--k] = '-';
-  sb_putn(out, buf + k, sizeof buf - (size_t)k);
+  if (neg) *--k = '-';
+  return k;
+}
+
+/* An integer of location d in decimal, as herd prints it (its width and
+ * signedness), ending at `end`; returns where it starts. */
+static char *fmt_int(const Program *p, const DispLoc *d, int64_t num, char *end) {
+  int bits = d->type.bits ? d->type.bits : p->word_bits;
+  uint64_t u = (uint64_t)num;
+  if (bits < 64) u &= ((uint64_t)1 << bits) - 1;
+  if (!d->type.is_signed) return fmt_u64(end, u, false);
+  int64_t s = (int64_t)u;
+  if (bits < 64 && (u >> (bits - 1)) & 1) s = (int64_t)(u | ~(((uint64_t)1 << bits) - 1));
+  return fmt_u64(end, s < 0 ? 0 - (uint64_t)s : (uint64_t)s, s < 0);
 }
 
 void herd_print_value(const Program *p, const DispLoc *d, Val v, bool hexa,
                       StrBuf *out) {
   switch (v.kind) {
   case VAL_INT: {
-    int bits = d->type.bits ? d->type.bits : p->word_bits;
-    uint64_t u = (uint64_t)v.num;
-    if (bits < 64) u &= ((uint64_t)1 << bits) - 1;
     if (hexa) {
+      int bits = d->type.bits ? d->type.bits : p->word_bits;
+      uint64_t u = (uint64_t)v.num;
+      if (bits < 64) u &= ((uint64_t)1 << bits) - 1;
       sb_printf(out, "0x%" PRIx64, u);
-    } else if (!d->type.is_signed) {
-      put_u64(out, u, false);
     } else {
-      int64_t s = (int64_t)u;
-      if (bits < 64 && (u >> (bits - 1)) & 1) s = (int64_t)(u | ~(((uint64_t)1 << bits) - 1));
-      put_u64(out, s < 0 ? 0 - (uint64_t)s : (uint64_t)s, s < 0);
+      char buf[24];
+      char *k = fmt_int(p, d, v.num, buf + sizeof buf);
+      sb_putn(out, k, (size_t)(buf + sizeof buf - k));
     }
     return;
   }
@@ -104,11 +114,36 @@ void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
   sb_printf(out, "Test %s %s\n", t->name, herd_kind(p));
   sb_printf(out, "States %d\n", o->nstates);
   Val *st = xmalloc(sizeof(Val) * (size_t)(p->ndisp + 1));
+  /* a line of integers is built in one buffer: "name=value;" each */
+  size_t cap = 2;
+  for (int k = 0; k < p->ndisp; k++) cap += strlen(p->disp[k].name) + 3 + 24;
+  char *line = xmalloc(cap);
   for (int i = 0; i < o->nstates; i++) {
     outcome_state(o, i, st);
-    herd_state(p, st, opt->hexa, out);
-    sb_putc(out, '\n');
+    bool ints = !opt->hexa;
+    for (int k = 0; k < p->ndisp && ints; k++) ints = st[k].kind == VAL_INT;
+    if (!ints) {
+      herd_state(p, st, opt->hexa, out);
+      sb_putc(out, '\n');
+      continue;
+    }
+    char *w = line;
+    for (int k = 0; k < p->ndisp; k++) {
+      if (k) *w++ = ' ';
+      size_t n = strlen(p->disp[k].name);
+      memcpy(w, p->disp[k].name, n);
+      w += n;
+      *w++ = '=';
+      char buf[24];
+      char *v = fmt_int(p, &p->disp[k], st[k].num, buf + sizeof buf);
+      memcpy(w, v, (size_t)(buf + sizeof buf - v));
+      w += buf + sizeof buf - v;
+      *w++ = ';';
+    }
+    *w++ = '\n';
+    sb_putn(out, line, (size_t)(w - line));
   }
+  free(line);
   free(st);
   sb_printf(out, "%s%s\n", o->loop ? "Loop " : "", herd_result(p, o));
   uint64_t P, N;
