@@ -36,6 +36,10 @@ void corral_options_free(corral_options *o);
  * option is unknown. */
 int corral_option_arity(const char *name);
 
+/* The known option closest to an unknown `name` ("-modle" -> "-model"),
+ * for "did you mean" messages; NULL when none is close. */
+const char *corral_option_suggest(const char *name);
+
 /* Apply one option as herd7 would (configuration files named by -conf are
  * read here).  Returns 0, or -1 with *msg set to a malloc'ed message. */
 int corral_option(corral_options *o, const char *name, const char *arg,
@@ -60,6 +64,10 @@ typedef struct corral_result {
 corral_status corral_run_file(const corral_options *o, const char *path,
                               corral_result *r);
 void corral_result_free(corral_result *r);
+
+/* What to print once before the first result: the TSV column names with
+ * -format tsv, else NULL. */
+const char *corral_output_header(const corral_options *o);
 
 /* herd7-style usage text. */
 const char *corral_usage(void);

@@ -517,11 +517,11 @@ static bool is_skipped(Comp *c, int name) {
   return false;
 }
 
-static int flag_index(Comp *c, int name) {
+static int flag_index(Comp *c, int name, SrcPos pos) {
   const char *n = nm(c, name);
   for (int i = 0; i < c->flags.len; i++)
     if (strcmp(c->flags.data[i], n) == 0) return i;
-  if (c->flags.len >= 64) cerr(c, (SrcPos){0}, "more than 63 distinct flags");
+  if (c->flags.len >= 64) cerr(c, pos, "more than 63 distinct flags");
   vec_push(c->flags, n);
   return c->flags.len - 1;
 }
@@ -535,7 +535,7 @@ static void ins_check(Comp *c, const Ins *in, Scope *s, InsVec *out) {
   ci->negated = k->negated;
   ci->check_name = k->name;
   ci->skipped = is_skipped(c, k->name);
-  if (k->mode == CM_FLAG) ci->flag = k->name >= 0 ? flag_index(c, k->name) : -1;
+  if (k->mode == CM_FLAG) ci->flag = k->name >= 0 ? flag_index(c, k->name, in->pos) : -1;
   ci->e = ctop_expr(c, k->e, s, &ci->nlocals);
   vec_push(*out, ci);
 }
@@ -618,7 +618,14 @@ static void ins_one(Comp *c, const Ins *in, Scope *s, InsVec *out) {
     if (c->in_bell) return;
     CIns *ci = cins_new(c, CI_CALL, in->pos);
     ci->proc = proc_lookup(c, in->name);
-    if (!ci->proc) cerr(c, in->pos, "unbound procedure: %s", nm(c, in->name));
+    if (!ci->proc) {
+      VEC(const char *) known = {0};
+      for (int i = 0; i < c->procs.len; i++) vec_push(known, nm(c, c->procs.data[i].name));
+      const char *hint = closest_name(nm(c, in->name), known.data, known.len);
+      vec_free(known);
+      if (hint) cerr(c, in->pos, "unbound procedure: %s (did you mean '%s'?)", nm(c, in->name), hint);
+      cerr(c, in->pos, "unbound procedure: %s", nm(c, in->name));
+    }
     ci->e = ctop_expr(c, in->e, s, &ci->nlocals);
     ci->check_name = in->call_as;
     ci->call_skipped = is_skipped(c, in->call_as) || is_skipped(c, in->name);

@@ -193,6 +193,13 @@ static int o_explain_format(corral_options *o, const char *n, const char *a, cha
   else return fail(m, "option %s: wrong argument '%s' (expected text or json)", n, a);
   return 0;
 }
+static int o_format(corral_options *o, const char *n, const char *a, char **m) {
+  if (!strcmp(a, "herd") || !strcmp(a, "text")) o->format = FORMAT_HERD;
+  else if (!strcmp(a, "json")) o->format = FORMAT_JSON;
+  else if (!strcmp(a, "tsv")) o->format = FORMAT_TSV;
+  else return fail(m, "option %s: wrong argument '%s' (expected herd, json or tsv)", n, a);
+  return 0;
+}
 static int o_conf(corral_options *o, const char *n, const char *a, char **m);
 
 typedef struct OptDef {
@@ -217,6 +224,7 @@ static const OptDef opts[] = {
     {"-q", 0, o_quiet},
     {"-explain", 0, o_explain},      {"-explain-all", 0, o_explain},
     {"-explain-format", 1, o_explain_format},
+    {"-format", 1, o_format},
     /* pictures (used by the graph writer) */
     {"-o", 1, o_display},            {"-graph", 1, o_display},
     {"-show", 1, o_display},         {"-nshow", 1, o_display},
@@ -250,6 +258,12 @@ int corral_option_arity(const char *name) {
   return d ? d->arity : -1;
 }
 
+const char *corral_option_suggest(const char *name) {
+  const char *names[ARRAY_LEN(opts)];
+  for (size_t i = 0; i < ARRAY_LEN(opts); i++) names[i] = opts[i].name;
+  return closest_name(name, names, (int)ARRAY_LEN(opts));
+}
+
 int corral_option(corral_options *o, const char *name, const char *arg, char **msg) {
   const OptDef *d = find_opt(name);
   *msg = NULL;
@@ -278,7 +292,8 @@ static char *find_conf(const corral_options *o, const char *name) {
 
 static int o_conf(corral_options *o, const char *n, const char *a, char **m) {
   (void)n;
-  if (o->conf_depth > 16) return fail(m, "%s: configuration files nested too deeply%s", a, NULL);
+  if (o->conf_depth > 16)
+    return fail(m, "configuration files nested too deeply (a cycle through %s?)%s", a, NULL);
   char *path = find_conf(o, a);
   if (!path) return fail(m, "Cannot find file %s%s", a, NULL);
   size_t len;
@@ -309,9 +324,9 @@ static int o_conf(corral_options *o, const char *n, const char *a, char **m) {
       char key[128];
       size_t kl = (size_t)(kend - k);
       if (kl == 0 || kl > sizeof key - 2) {
-        char where[64];
-        snprintf(where, sizeof where, "%d", line);
-        rc = fail(m, "%s: bad line %s", path, where);
+        char where[200];
+        snprintf(where, sizeof where, "%s:%d:%d", path, line, (int)(k - s) + 1);
+        rc = fail(m, "%s: error: expected 'key value', found '%.60s'", where, k);
         break;
       }
       key[0] = '-';
@@ -321,7 +336,11 @@ static int o_conf(corral_options *o, const char *n, const char *a, char **m) {
       if (!d) {
         char where[200];
         snprintf(where, sizeof where, "%s:%d:1", path, line);
-        rc = fail(m, "%s: error: unknown configuration key '%s'", where, key + 1);
+        const char *hint = corral_option_suggest(key);
+        char text_[400];
+        snprintf(text_, sizeof text_, "%s: error: unknown configuration key '%s'", where, key + 1);
+        if (hint) rc = fail(m, "%s (did you mean '%s'?)", text_, hint + 1);
+        else rc = fail(m, "%s%s", text_, NULL);
         break;
       }
       if (d->arity == 1 && !*v) {
@@ -331,11 +350,12 @@ static int o_conf(corral_options *o, const char *n, const char *a, char **m) {
         break;
       }
       rc = d->fn(o, key, *v ? v : NULL, m);
-      if (rc && *m && strncmp(*m, path, strlen(path)) != 0) {
-        /* a bad argument: say where it is written */
+      if (rc && *m && !strstr(*m, ": error: ")) {
+        /* a bad argument: say where it is written (a message that has a
+         * position already comes from a nested file) */
         char *inner = *m;
         char where[200];
-        snprintf(where, sizeof where, "%s:%d:1", path, line);
+        snprintf(where, sizeof where, "%s:%d:%d", path, line, (int)(v - s) + 1);
         rc = fail(m, "%s: error: %s", where, inner);
         free(inner);
       }
@@ -370,6 +390,8 @@ const char *corral_usage(void) {
          "                           or how an execution reaches it\n"
          "  -explain-all             explain every rejected execution, not one per check\n"
          "  -explain-format text|json  how to print explanations\n"
+         "  -format herd|json|tsv    results as herd7's text (default), one JSON\n"
+         "                           object or one tab-separated line per test\n"
          "  -o DIR                   write execution graphs to DIR/NAME.dot\n"
          "  -graph free|cluster|columns, -show prop|neg|all|cond|wit|none, -nshow N,\n"
          "  -showevents all|mem|noregs|memf, -doshow R, -unshow R, -squished B ...\n"

@@ -315,14 +315,25 @@ static void host_accept(void *ctx, uint64_t flags, const CatShown *shown, int ns
   stateset_add(&g->set, g->state);
 }
 
+static double shared_cpu_time(const Shared *sh) {
+  struct timespec ts;
+  if (clock_gettime(sh->cpu_clock, &ts) != 0) return 0;
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* True when the search must stop: another worker stopped it (an error
+ * or a limit), or this one finds the -timeout budget spent.  Cheap enough
+ * for the inner loops: an atomic load, and a clock read every 256 calls
+ * (a system call; candidates and work items take microseconds each). */
 static bool over_limits(Engine *g) {
-  if (__atomic_load_n(&g->sh->stop, __ATOMIC_RELAXED)) return true;
-  if (g->o->max_candidates &&
-      __atomic_load_n(&g->sh->candidates, __ATOMIC_RELAXED) >= g->o->max_candidates)
+  Shared *sh = g->sh;
+  if (__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) return true;
+  if (g->o->timeout > 0 && (g->limit_tick++ & 255) == 0 &&
+      shared_cpu_time(sh) - sh->cpu_start > g->o->timeout) {
+    g->out->limit_hit = true;
+    __atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
     return true;
-  if (g->o->timeout > 0 &&
-      (double)(clock() - g->start) / CLOCKS_PER_SEC > g->o->timeout)
-    return true;
+  }
   return false;
 }
 
@@ -378,6 +389,12 @@ static void find_symmetry(Engine *g) {
       const SymNode *l = &es->nodes[es->ev[wr[t]].loc];
       if (l->k.kind != VAL_ADDR || g->fw[l->k.sym] == wr[t]) wr[t] = -2;
     }
+  bool any = false;
+  for (int t = 0; t < nt && !any; t++) any = wr[t] >= 0;
+  if (!any) { /* the usual case: no thread qualifies */
+    run_set_symmetry(g->run, NULL, 0);
+    return;
+  }
   int *cls = g->sym_class;
   for (int e = 0; e < es->n; e++) cls[e] = -1;
   int nclasses = 0;
@@ -425,8 +442,14 @@ static void run_candidate(Engine *g) {
     bool interesting = t->quant == Q_FORALL ? !g->cond_true : g->cond_true;
     if (!interesting) return;
   }
+  /* -maxcandidates N: the test exceeds it with its (N+1)-th candidate */
+  uint64_t n = __atomic_add_fetch(&g->sh->candidates, 1, __ATOMIC_RELAXED);
+  if (g->o->max_candidates && n > g->o->max_candidates) {
+    g->out->limit_hit = true;
+    __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
+    return;
+  }
   g->out->candidates++;
-  __atomic_add_fetch(&g->sh->candidates, 1, __ATOMIC_RELAXED);
   predef_reset(g, STAGE_FW);
   run_begin_fw(g->run);
   find_symmetry(g);
@@ -436,13 +459,7 @@ static void run_candidate(Engine *g) {
 /* Choose the final write of observed location k, then the next. */
 static void choose_fw(Engine *g, int k) {
   const Program *p = g->p;
-  if (over_limits(g)) {
-    if (!__atomic_load_n(&g->sh->stop, __ATOMIC_RELAXED)) {
-      g->out->limit_hit = true; /* a real limit: stop the other workers */
-      __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
-    }
-    return;
-  }
+  if (over_limits(g)) return;
   if (k == p->nobserved) {
     run_candidate(g);
     return;
@@ -499,8 +516,18 @@ static void rf_leaf(Engine *g) {
 }
 
 static void choose_rf(Engine *g, int i) {
-  if (g->out->limit_hit) return;
+  if (g->out->limit_hit || g->halted) return;
   if (i == g->es->nreads) {
+    /* Most rf choices may fail their path constraints and never reach
+     * choose_fw: look at the limits here too, now and then. */
+    if ((++g->rf_leaves & 4095) == 0 && over_limits(g)) {
+      if (!__atomic_load_n(&g->sh->stop, __ATOMIC_RELAXED)) {
+        g->out->limit_hit = true;
+        __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
+      }
+      g->halted = true; /* this search is over, whoever stopped it */
+      return;
+    }
     rf_leaf(g);
     return;
   }
@@ -698,7 +725,6 @@ static void worker_init(Engine *g, Shared *sh, Program *p, const CProg *prog,
   g->o = o;
   g->err = err;
   g->out = out;
-  g->start = clock();
   memset(out, 0, sizeof *out);
   out->ndisp = p->ndisp;
   stateset_init(&g->set, p->ndisp);
@@ -873,6 +899,9 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
   const int nworkers = o->exec_sink ? 1 : o->jobs > 0 ? MIN(o->jobs, 64) : 1;
   Shared sh;
   memset(&sh, 0, sizeof sh);
+  if (pthread_getcpuclockid(pthread_self(), &sh.cpu_clock) != 0)
+    sh.cpu_clock = CLOCK_PROCESS_CPUTIME_ID;
+  sh.cpu_start = shared_cpu_time(&sh);
   Engine *w = xcalloc((size_t)nworkers, sizeof(Engine));
   Outcome *wout = xcalloc((size_t)nworkers, sizeof(Outcome));
   for (int i = 0; i < nworkers; i++) {
@@ -908,6 +937,11 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
     while (!empty && !__atomic_load_n(&sh.stop, __ATOMIC_RELAXED)) {
       arena_rewind(&es_arena);
       sh.es = es_build(p, paths, choice, &es_arena);
+      if (sh.es->n > ES_MAX_EVENTS)
+        err_raise(err, ERRK_LIMIT, (SrcPos){p->test->file, 1, 1},
+                  "test %s has %d events, more than the %d a relation can hold here "
+                  "(each would take %d MiB): test too large", p->test->name, sh.es->n,
+                  ES_MAX_EVENTS, (int)((size_t)sh.es->n * (size_t)((sh.es->n + 63) / 64) * 8 >> 20));
       compute_candidates(&w[0], &sh, &es_arena);
       structures++;
       run_structure(w, nworkers, &sh);

@@ -9,6 +9,17 @@
 #include "event.h"
 #include "program.h"
 
+/* The most events one structure may have.  Every relation is a bit matrix
+ * of n rows of ceil(n/64) words, and a model evaluation holds hundreds of
+ * them: at 4096 events one relation is 2 MiB, a model run some hundreds
+ * of MiB.  Beyond it a test is refused with a message, not attempted. */
+enum { ES_MAX_EVENTS = 4096 };
+/* The most control-flow paths of one thread, and the memory all threads'
+ * paths may take: exponentially many paths (a branch on a read value per
+ * loop iteration) are refused rather than exhausting memory. */
+enum { SEM_MAX_PATHS = 1 << 14 };
+#define SEM_MAX_PATH_BYTES ((size_t)256 << 20)
+
 /* Explore every thread (sem.c); raises through err. */
 ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out);
 

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "program.h"
+#include "es.h"
 
 typedef struct RegState {
   Sym val;
@@ -99,6 +100,10 @@ static int add_event(SemCtx *c, Event e, uint64_t deps) {
   int id = c->ev.len - 1;
   if (id - c->inst_first >= 64)
     sem_error(c, "instruction generates too many events");
+  if (id >= ES_MAX_EVENTS)
+    sem_error(c, "thread P%d has more than %d events on one path (a relation over "
+              "them would take %d MiB): test too large", c->thread, ES_MAX_EVENTS,
+              (int)((size_t)ES_MAX_EVENTS * (ES_MAX_EVENTS / 64) * 8 >> 20));
   for (uint64_t d = c->seq_from; d; d &= d - 1) {
     Edge ed = {c->inst_first + __builtin_ctzll(d), id};
     vec_push(c->seq, ed);
@@ -250,6 +255,8 @@ static void mark_data_ports(SemCtx *c, uint64_t deps) {
     if (e->flags & EV_RREG) e->flags |= EV_DATAPORT;
   }
 }
+
+void sem_data_port(SemCtx *c, SVal v) { mark_data_ports(c, v.deps); }
 
 SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
   Event e = {0};
@@ -454,6 +461,12 @@ static void mark_restore(SemCtx *c, const Mark *m) {
   } while (0)
 
 static void emit_path(SemCtx *c, bool cutoff, const char *label) {
+  if (c->paths.len >= SEM_MAX_PATHS)
+    sem_error(c, "thread P%d has more than %d control-flow paths: test too large",
+              c->thread, SEM_MAX_PATHS);
+  if (c->out->total > SEM_MAX_PATH_BYTES)
+    sem_error(c, "the control-flow paths of the threads take more than %d MiB: test too large",
+              (int)(SEM_MAX_PATH_BYTES >> 20));
   ThreadPath p = {0};
   COPY_OUT(p.ev, c->ev, Event);
   p.nev = c->ev.len;

@@ -185,36 +185,30 @@ static bool is_type_word(CParser *p, int k) {
   return n > 2 && strcmp(t->s + n - 2, "_t") == 0;
 }
 
-/* Type words and stars; returns the number of '*' and prints the base
- * type as hash.md §6 wants it into `out` (may be NULL). */
-static int parse_type(CParser *p, StrBuf *out) {
+/* Type words and stars; returns the number of '*' and, when out is not
+ * NULL, the base type printed as hash.md §6 wants it (arena strings: a
+ * syntax error may leave at any point). */
+static int parse_type(CParser *p, const char **out) {
   bool is_atomic = false, is_volatile = false, is_const = false;
-  StrBuf base;
-  sb_init(&base);
+  const char *base = NULL;
   while (is_type_word(p, 0)) {
     const char *w = next(p)->s;
     if (!strcmp(w, "_Atomic")) is_atomic = true;
     else if (!strcmp(w, "volatile")) is_volatile = true;
     else if (!strcmp(w, "const")) is_const = true;
-    else if (!strcmp(w, "atomic_int")) is_atomic = true, sb_puts(&base, base.len ? " int" : "int");
     else {
-      if (base.len) sb_putc(&base, ' ');
-      sb_puts(&base, w);
-      if (!strcmp(w, "struct") && peek(p, 0)->kind == CT_NAME) {
-        sb_putc(&base, ' ');
-        sb_puts(&base, next(p)->s);
-      }
+      if (!strcmp(w, "atomic_int")) is_atomic = true, w = "int";
+      if (!strcmp(w, "struct") && peek(p, 0)->kind == CT_NAME)
+        w = arena_printf(p->a, "struct %s", next(p)->s);
+      base = base ? arena_printf(p->a, "%s %s", base, w) : w;
     }
   }
   int stars = 0;
   while (accept(p, "*")) stars++;
-  if (out) {
-    if (is_atomic) sb_puts(out, "_Atomic ");
-    if (is_volatile) sb_puts(out, "volatile ");
-    sb_puts(out, base.len ? base.s : "int");
-    if (is_const) sb_puts(out, " const");
-  }
-  sb_free(&base);
+  if (out)
+    *out = arena_printf(p->a, "%s%s%s%s", is_atomic ? "_Atomic " : "",
+                        is_volatile ? "volatile " : "", base ? base : "int",
+                        is_const ? " const" : "");
   return stars;
 }
 
@@ -528,19 +522,15 @@ static void parse_thread(CParser *p, CCode *c) {
   expect(p, "(");
   if (!is_p(p, 0, ")")) {
     do {
-      StrBuf ty;
-      sb_init(&ty);
+      const char *ty;
       int stars = parse_type(p, &ty);
       CTok *nt = peek(p, 0);
       if (nt->kind != CT_NAME || nt->ann) unexpected(p, "a parameter name");
-      if (stars < 1) {
-        sb_free(&ty);
-        cfail(p, nt->pos, "type error: parameter %s must be a pointer", nt->s);
-      }
+      if (stars < 1) cfail(p, nt->pos, "type error: parameter %s must be a pointer", nt->s);
+      if (stars > 8) cfail(p, nt->pos, "type error: too many pointer levels");
       next(p);
-      for (int k = 0; k < stars; k++) sb_putc(&ty, '*');
-      CParam pm = {arena_strdup(p->a, nt->s), arena_strdup(p->a, ty.s), c_reg(p->t, nt->s)};
-      sb_free(&ty);
+      CParam pm = {nt->s, arena_printf(p->a, "%s%.*s", ty, stars, "********"),
+                   c_reg(p->t, nt->s)};
       APUSH(p->a, th.params, th.nparams, cap, pm);
     } while (accept(p, ","));
   }
@@ -846,6 +836,13 @@ static CNode *builtin_stmt(Expander *x, CNode *c) {
     n = mk_internal(x, CK_SRCU, c);
     n->a = xexpr(x, c->kids[0]);
     if (c->nkids > 1) n->b = xexpr(x, c->kids[1]);
+    return n;
+  }
+  if (!strcmp(s, "lock") || !strcmp(s, "mtx_lock") || !strcmp(s, "unlock") ||
+      !strcmp(s, "mtx_unlock")) {
+    arity(x, c, 1, 1);
+    n = mk_internal(x, strstr(s, "unlock") ? CK_UNLOCK : CK_MTXLOCK, c);
+    n->a = xexpr(x, c->kids[0]);
     return n;
   }
   if (!strcmp(s, "atomic_store_explicit")) {

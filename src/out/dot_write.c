@@ -34,6 +34,7 @@ static bool style_of(const char *label, EdgeStyle *out) {
       {" rf ", "red"},
       {" vo: seq ", "magenta"},
       {" po po: iico iico_data CY ", "black"},
+      {" iico_ctrl ", "grey"},
       {" grf A/B: ppo-ext: ppoext membar: poloc w*w* ppo-direct ", "brown"},
       {" ppo-sela ", "#00b000"},
       {" fr ", "#ffa040"},
@@ -210,6 +211,7 @@ static void node_label(const W *w, const DotNode *n, StrBuf *b) {
   sb_puts(b, ": ");
   escaped(b, n->act);
   if (w->o->squished) return;
+  if (n->data) sb_puts(b, " (data)");
   sb_puts(b, "\\l");
   if (n->proc < 0) {
     sb_puts(b, "Init");

@@ -10,33 +10,43 @@
 #include "cond.h"
 #include "hash.h"
 
-/* Decimal without printf: state lines are printed by the hundred thousand. */
-static void put_u64(StrBuf *out, uint64_t u, bool neg) {
-  char buf[24];
-  int k = sizeof buf;
+/* Decimal without printf, at the end of buf[24]: state lines are printed
+ * by the hundred thousand.  Returns where the digits start. */
+static char *fmt_u64(char *end, uint64_t u, bool neg) {
+  char *k = end;
   do {
-    buf[--k] = (char)('0' + u % 10);
+    *--k = (char)('0' + u % 10);
     u /= 10;
   } while (u);
-  if (neg) buf[--k] = '-';
-  sb_putn(out, buf + k, sizeof buf - (size_t)k);
+  if (neg) *--k = '-';
+  return k;
+}
+
+/* An integer of location d in decimal, as herd prints it (its width and
+ * signedness), ending at `end`; returns where it starts. */
+static char *fmt_int(const Program *p, const DispLoc *d, int64_t num, char *end) {
+  int bits = d->type.bits ? d->type.bits : p->word_bits;
+  uint64_t u = (uint64_t)num;
+  if (bits < 64) u &= ((uint64_t)1 << bits) - 1;
+  if (!d->type.is_signed) return fmt_u64(end, u, false);
+  int64_t s = (int64_t)u;
+  if (bits < 64 && (u >> (bits - 1)) & 1) s = (int64_t)(u | ~(((uint64_t)1 << bits) - 1));
+  return fmt_u64(end, s < 0 ? 0 - (uint64_t)s : (uint64_t)s, s < 0);
 }
 
 void herd_print_value(const Program *p, const DispLoc *d, Val v, bool hexa,
                       StrBuf *out) {
   switch (v.kind) {
   case VAL_INT: {
-    int bits = d->type.bits ? d->type.bits : p->word_bits;
-    uint64_t u = (uint64_t)v.num;
-    if (bits < 64) u &= ((uint64_t)1 << bits) - 1;
     if (hexa) {
+      int bits = d->type.bits ? d->type.bits : p->word_bits;
+      uint64_t u = (uint64_t)v.num;
+      if (bits < 64) u &= ((uint64_t)1 << bits) - 1;
       sb_printf(out, "0x%" PRIx64, u);
-    } else if (!d->type.is_signed) {
-      put_u64(out, u, false);
     } else {
-      int64_t s = (int64_t)u;
-      if (bits < 64 && (u >> (bits - 1)) & 1) s = (int64_t)(u | ~(((uint64_t)1 << bits) - 1));
-      put_u64(out, s < 0 ? 0 - (uint64_t)s : (uint64_t)s, s < 0);
+      char buf[24];
+      char *k = fmt_int(p, d, v.num, buf + sizeof buf);
+      sb_putn(out, k, (size_t)(buf + sizeof buf - k));
     }
     return;
   }
@@ -57,43 +67,96 @@ static int flag_cmp(const void *a, const void *b) {
   return strcmp(x, y);
 }
 
-void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
-                StrBuf *out) {
+const char *herd_kind(const Program *p) {
   const Test *t = p->test;
   Quant q = t->has_cond ? t->quant : Q_FORALL;
-  sb_printf(out, "Test %s %s\n", t->name,
-            q == Q_EXISTS ? "Allowed" : q == Q_NOT_EXISTS ? "Forbidden" : "Required");
-  sb_printf(out, "States %d\n", o->nstates);
-  Val *st = xmalloc(sizeof(Val) * (size_t)(p->ndisp + 1));
-  for (int i = 0; i < o->nstates; i++) {
-    outcome_state(o, i, st);
-    for (int k = 0; k < p->ndisp; k++) {
-      if (k) sb_putc(out, ' ');
-      sb_puts(out, p->disp[k].name);
-      sb_putc(out, '=');
-      herd_print_value(p, &p->disp[k], st[k], opt->hexa, out);
-      sb_putc(out, ';');
-    }
-    sb_putc(out, '\n');
-  }
-  free(st);
+  return q == Q_EXISTS ? "Allowed" : q == Q_NOT_EXISTS ? "Forbidden" : "Required";
+}
+
+const char *herd_result(const Program *p, const Outcome *o) {
+  const Test *t = p->test;
+  Quant q = t->has_cond ? t->quant : Q_FORALL;
   bool ok = q == Q_EXISTS ? o->pos > 0 : q == Q_NOT_EXISTS ? o->pos == 0 : o->neg == 0;
-  bool undef = (o->flags & 1) != 0;
-  sb_printf(out, "%s%s\n", o->loop ? "Loop " : "", undef ? "Undef" : ok ? "Ok" : "No");
-  uint64_t P = q == Q_NOT_EXISTS ? o->neg : o->pos;
-  uint64_t N = q == Q_NOT_EXISTS ? o->pos : o->neg;
-  sb_printf(out, "Witnesses\nPositive: %" PRIu64 " Negative: %" PRIu64 "\n", P, N);
-  const char *names[64];
+  return (o->flags & 1) ? "Undef" : ok ? "Ok" : "No";
+}
+
+void herd_witnesses(const Program *p, const Outcome *o, uint64_t *P, uint64_t *N) {
+  bool swap = p->test->has_cond && p->test->quant == Q_NOT_EXISTS;
+  *P = swap ? o->neg : o->pos;
+  *N = swap ? o->pos : o->neg;
+}
+
+const char *herd_observation(const Outcome *o) {
+  return o->pos == 0 ? "Never" : o->neg == 0 ? "Always" : "Sometimes";
+}
+
+int herd_flags(const Outcome *o, const HerdPrintOpts *opt, const char **names) {
   int nf = 0;
   for (int i = 0; i < opt->nflags && i < 64; i++)
     if (o->flags & ((uint64_t)1 << i)) names[nf++] = opt->flag_names[i];
   qsort(names, (size_t)nf, sizeof(char *), flag_cmp);
+  return nf;
+}
+
+void herd_state(const Program *p, const Val *st, bool hexa, StrBuf *out) {
+  for (int k = 0; k < p->ndisp; k++) {
+    if (k) sb_putc(out, ' ');
+    sb_puts(out, p->disp[k].name);
+    sb_putc(out, '=');
+    herd_print_value(p, &p->disp[k], st[k], hexa, out);
+    sb_putc(out, ';');
+  }
+}
+
+void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
+                StrBuf *out) {
+  const Test *t = p->test;
+  sb_printf(out, "Test %s %s\n", t->name, herd_kind(p));
+  sb_printf(out, "States %d\n", o->nstates);
+  Val *st = xmalloc(sizeof(Val) * (size_t)(p->ndisp + 1));
+  /* a line of integers is built in one buffer: "name=value;" each */
+  size_t cap = 2;
+  for (int k = 0; k < p->ndisp; k++) cap += strlen(p->disp[k].name) + 3 + 24;
+  char *line = xmalloc(cap);
+  for (int i = 0; i < o->nstates; i++) {
+    outcome_state(o, i, st);
+    bool ints = !opt->hexa;
+    for (int k = 0; k < p->ndisp && ints; k++) ints = st[k].kind == VAL_INT;
+    if (!ints) {
+      herd_state(p, st, opt->hexa, out);
+      sb_putc(out, '\n');
+      continue;
+    }
+    char *w = line;
+    for (int k = 0; k < p->ndisp; k++) {
+      if (k) *w++ = ' ';
+      size_t n = strlen(p->disp[k].name);
+      memcpy(w, p->disp[k].name, n);
+      w += n;
+      *w++ = '=';
+      char buf[24];
+      char *v = fmt_int(p, &p->disp[k], st[k].num, buf + sizeof buf);
+      memcpy(w, v, (size_t)(buf + sizeof buf - v));
+      w += buf + sizeof buf - v;
+      *w++ = ';';
+    }
+    *w++ = '\n';
+    sb_putn(out, line, (size_t)(w - line));
+  }
+  free(line);
+  free(st);
+  sb_printf(out, "%s%s\n", o->loop ? "Loop " : "", herd_result(p, o));
+  uint64_t P, N;
+  herd_witnesses(p, o, &P, &N);
+  sb_printf(out, "Witnesses\nPositive: %" PRIu64 " Negative: %" PRIu64 "\n", P, N);
+  const char *names[64];
+  int nf = herd_flags(o, opt, names);
   for (int i = 0; i < nf; i++) sb_printf(out, "Flag %s\n", names[i]);
   sb_puts(out, "Condition ");
   print_condition(t, opt->hexa, out);
   sb_putc(out, '\n');
-  const char *obs = o->pos == 0 ? "Never" : o->neg == 0 ? "Always" : "Sometimes";
-  sb_printf(out, "Observation %s %s %" PRIu64 " %" PRIu64 "\n", t->name, obs, o->pos, o->neg);
+  sb_printf(out, "Observation %s %s %" PRIu64 " %" PRIu64 "\n", t->name, herd_observation(o),
+            o->pos, o->neg);
   if (opt->show_time) sb_printf(out, "Time %s %0.2f\n", t->name, opt->seconds);
   if (opt->candidates)
     sb_printf(out, "Candidates %s %" PRIu64 "\n", t->name, o->candidates);
@@ -125,12 +188,7 @@ void herd_print_access(const ExecView *v, int e, StrBuf *b) {
 const char *herd_state_text(const Program *p, const Val *state, Arena *a) {
   StrBuf b;
   sb_init(&b);
-  for (int k = 0; k < p->ndisp; k++) {
-    if (k) sb_putc(&b, ' ');
-    sb_printf(&b, "%s=", p->disp[k].name);
-    herd_print_value(p, &p->disp[k], state[k], false, &b);
-    sb_putc(&b, ';');
-  }
+  herd_state(p, state, false, &b);
   const char *s = arena_strdup(a, sb_cstr(&b));
   sb_free(&b);
   return s;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ------------------------------------------------------------ allocation */
 
@@ -336,6 +337,95 @@ void err_format(const Err *e, StrBuf *b) {
     sb_printf(b, "%s: ", e->pos.file);
   sb_puts(b, "error: ");
   sb_putn(b, e->msg.s ? e->msg.s : "", e->msg.len);
+}
+
+/* The excerpt shows at most this many bytes of the line, the column
+ * roughly in the middle when the line is longer. */
+enum { EXCERPT_WIDTH = 120 };
+
+void err_excerpt(const Err *e, StrBuf *b) {
+  if (!e->pos.file || e->pos.line <= 0) return;
+  size_t len;
+  char *text = read_file(e->pos.file, &len);
+  if (!text) return;
+  const char *s = text, *end = text + len;
+  for (int l = 1; l < e->pos.line; l++) {
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    if (!nl) {
+      free(text);
+      return; /* no such line: the file changed, or the position is past it */
+    }
+    s = nl + 1;
+  }
+  const char *eol = memchr(s, '\n', (size_t)(end - s));
+  size_t n = (size_t)((eol ? eol : end) - s);
+  if (n && s[n - 1] == '\r') n--;
+  size_t col = e->pos.col > 0 ? (size_t)e->pos.col - 1 : 0;
+  if (col > n) col = n;
+  size_t from = col > EXCERPT_WIDTH / 2 ? col - EXCERPT_WIDTH / 3 : 0;
+  size_t to = MIN(n, from + EXCERPT_WIDTH);
+  sb_printf(b, "%5d | %s", e->pos.line, from ? "..." : "");
+  /* Control bytes and bytes of other encodings would garble a terminal:
+   * one '?' each, so that the caret stays under its byte. */
+  for (size_t i = from; i < to; i++) {
+    unsigned char ch = (unsigned char)s[i];
+    sb_putc(b, ch == '\t' || (ch >= 0x20 && ch < 0x7f) ? (char)ch : '?');
+  }
+  sb_puts(b, to < n ? "...\n" : "\n");
+  sb_puts(b, "      | ");
+  if (from) sb_puts(b, "   ");
+  for (size_t i = from; i < col; i++) sb_putc(b, s[i] == '\t' ? '\t' : ' ');
+  sb_puts(b, "^\n");
+  free(text);
+}
+
+/* ---------------------------------------------------------- suggestions */
+
+int edit_distance(const char *a, const char *b, int limit) {
+  size_t la = strlen(a), lb = strlen(b);
+  if ((la > lb ? la - lb : lb - la) > (size_t)limit) return limit + 1;
+  if (la > 64 || lb > 64) return limit + 1; /* names, not texts */
+  /* Three rows of the optimal-string-alignment table. */
+  int rows[3][65];
+  int *pp = rows[0], *prev = rows[1], *cur = rows[2];
+  for (size_t j = 0; j <= lb; j++) prev[j] = (int)j;
+  for (size_t i = 1; i <= la; i++) {
+    cur[0] = (int)i;
+    int best = cur[0];
+    for (size_t j = 1; j <= lb; j++) {
+      int cost = a[i - 1] != b[j - 1];
+      int v = MIN(prev[j] + 1, cur[j - 1] + 1);
+      v = MIN(v, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        v = MIN(v, pp[j - 2] + 1);
+      cur[j] = v;
+      best = MIN(best, v);
+    }
+    if (best > limit) return limit + 1;
+    int *t = pp;
+    pp = prev;
+    prev = cur;
+    cur = t;
+  }
+  return prev[lb] > limit ? limit + 1 : prev[lb];
+}
+
+const char *closest_name(const char *word, const char *const *cands, int n) {
+  int len = (int)strlen(word);
+  int limit = len <= 2 ? 1 : len <= 5 ? 2 : len / 3 + 1;
+  const char *best = NULL;
+  int bestd = limit + 1;
+  for (int i = 0; i < n; i++) {
+    if (!cands[i] || !strcmp(cands[i], word)) continue;
+    int d = edit_distance(word, cands[i], bestd - 1 < limit ? bestd - 1 : limit);
+    /* a word that differs only by case is the likeliest typo */
+    if (d > 1 && strcasecmp(word, cands[i]) == 0) d = 1;
+    if (d < bestd) {
+      bestd = d;
+      best = cands[i];
+    }
+  }
+  return best;
 }
 
 /* ---------------------------------------------------------------- files */

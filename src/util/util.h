@@ -167,6 +167,10 @@ CR_NORETURN void err_vraise(Err *e, int kind, SrcPos pos, const char *fmt,
 CR_NORETURN void err_rethrow(Err *e);
 /* Format the current error as "FILE:LINE:COL: error: msg" into b. */
 void err_format(const Err *e, StrBuf *b);
+/* Append, gcc-style, the source line the error points at and a caret
+ * under its column ("    4 |  FOO [x]\n      |  ^\n"), read again from
+ * the file; nothing when there is no position or the file is gone. */
+void err_excerpt(const Err *e, StrBuf *b);
 
 /* Usage (setjmp must stand alone in the condition, hence the two steps):
  *   ErrJmp j;
@@ -180,6 +184,15 @@ static inline void err_pop(Err *e, ErrJmp *j) { e->top = j->prev; }
 /* ---- files ---- */
 /* Read a whole file; returns NULL (and sets errno) on failure. */
 char *read_file(const char *path, size_t *len);
+
+/* ---- suggestions ("did you mean ...") ---- */
+/* Edit distance (insert, delete, substitute, swap of neighbours) between
+ * a and b, or limit + 1 when it is more than limit. */
+int edit_distance(const char *a, const char *b, int limit);
+/* The candidate closest to word, if it is close enough to be a likely
+ * typo (about a third of its length), else NULL.  NULL entries are
+ * skipped. */
+const char *closest_name(const char *word, const char *const *cands, int n);
 
 /* ---- small helpers ---- */
 static inline uint64_t hash_bytes(const void *p, size_t n) {

@@ -19,7 +19,9 @@ the other way; taillabel/headlabel count as the label, blanks around a
 label are layout.  Each written file must also render with graphviz's
 `dot -Tsvg` without a warning (when graphviz is installed).  A row whose test corral refuses with "... tests are not
 supported" is reported as skipped, with that reason; it runs as soon as
-the architecture is supported.  Ends with "N passed, M failed, K skipped".
+the architecture is supported; so is a row whose graphs differ while corral
+wrote nodes without their instruction text (C statements are not printed
+yet), until it does.  Ends with "N passed, M failed, K skipped".
 
 With --local, the rows are DIR/NAME.litmus (options in NAME.opts, expected
 graphs in NAME.dot), run with the library MODELS: our own regression
@@ -158,6 +160,11 @@ def run_row(args, row, tmp):
     with open(expected_path) as f:
         expected = f.read()
     diff = compare(expected, actual)
+    if diff is not None and re.search(r'poi:\d+\\l"', actual):
+        # a node without its instruction: corral cannot print this
+        # language's code in labels yet (C statements); runs once it can
+        return 'skipped', 'corral does not print the code of %s tests in graph labels yet' % (
+            open(test).read().split(None, 1)[0])
     if diff is not None:
         return 'failed', diff
     warn = render_warnings(os.path.join(out, dots[0]))
