@@ -209,6 +209,7 @@ static int64_t parse_imm(AsmScan *s) {
 }
 
 static void parse_op2(AsmScan *s, Instr *ins) {
+  if (s->tok.kind == AT_NUM) asm_error(s, "an immediate is written #k");
   if (asm_is(s, '#')) asm_add_op(s, ins, OPK_IMM)->imm = parse_imm(s);
   else parse_reg(s, ins);
 }
@@ -239,9 +240,11 @@ static void parse_index(AsmScan *s, Operand *m) {
  * exclusive and atomic accesses). */
 static void parse_addr(AsmScan *s, Instr *ins, bool simple) {
   asm_expect(s, '[');
-  Operand *m = parse_reg(s, ins);
-  if (m->sub != AA_X || m->reg == AA_ZR)
+  int view = AA_X;
+  int base = s->tok.kind == AT_NAME ? lookup_reg(s->tok.s, s->tok.len, &view) : -1;
+  if (base >= 0 && (view != AA_X || base == AA_ZR))
     asm_error(s, "the base register must be an X register or SP");
+  Operand *m = parse_reg(s, ins);
   m->kind = OPK_MEM;
   m->sub = AA_AM_IMM;
   if (asm_accept(s, ',')) {
