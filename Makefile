@@ -5,6 +5,8 @@
 #                     public conformance corpus and herd7's graphs when
 #                     ../shared is present
 #   make check-asan   the same under AddressSanitizer + UBSan
+#   make check-valgrind  regression tests and the article suite under
+#                     valgrind memcheck (slow: not part of make test)
 #   make bench        benchmarks (bench/), printing figures
 #   make CC=clang     any C17 compiler with gcc-style flags
 
@@ -83,6 +85,10 @@ check-asan:
 	$(MAKE) BUILD=build-asan BIN=build-asan/corral \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  LDFLAGS="-fsanitize=address,undefined" test
+
+# memcheck on our regression tests and VALGRIND_SUITES of the corpus
+check-valgrind: $(BIN)
+	@tests/valgrind.sh ./$(BIN)
 
 # libFuzzer harnesses (clang), FUZZ_SECONDS each (default 60)
 fuzz:
