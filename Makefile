@@ -64,6 +64,7 @@ unit: $(UNIT_BIN) $(BIN)
 
 regress: $(BIN)
 	@tests/run-regress.sh ./$(BIN)
+	@tests/bad-table.sh --check README.md
 
 # The public corpus: run only when ../shared is there (CI has it).
 conform: $(BIN)
