@@ -7,7 +7,9 @@
 #   make check-asan   the same under AddressSanitizer + UBSan
 #   make check-valgrind  regression tests and the article suite under
 #                     valgrind memcheck (slow: not part of make test)
+#   make test-models  our models/ against the corpus (not in make test)
 #   make bench        benchmarks (bench/), printing figures
+#   make install      corral and models/ under PREFIX (default /usr/local)
 #   make CC=clang     any C17 compiler with gcc-style flags
 
 CC      ?= cc
@@ -32,11 +34,11 @@ LIB      := $(BUILD)/libcorral.a
 
 SHARED  ?= ../shared
 # The suites corral passes today; the others join as their issues land.
-CONFORM_SUITES ?= --suite article --suite x86 --suite ppc
+CONFORM_SUITES ?= --suite article --suite x86 --suite ppc --suite linux --suite c11 --suite c11-partialsc
 CONFORM  = $(SHARED)/tools/conform
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all test unit regress conform graphs check-asan bench fuzz clean
+.PHONY: all test unit regress conform graphs check-asan check-valgrind bench fuzz clean test-models install
 
 all: $(BIN)
 
@@ -72,6 +74,23 @@ conform: $(BIN)
 	  $(CONFORM) --corpus $(SHARED)/conformance --bin ./$(BIN) --jobs $(JOBS) \
 	    $(CONFORM_SUITES) $(CONFORM_ARGS); \
 	else echo "conform: $(SHARED) not present, skipped"; fi
+
+# corral's own models (models/) against herd7's outputs with its library
+# models: one line per suite.  Not part of `make test` (several minutes).
+MODEL_SUITES ?= --suite x86 --suite article --suite ppc --suite riscv
+test-models: $(BIN)
+	@if [ -x "$(CONFORM)" ]; then \
+	  $(CONFORM) --corpus $(SHARED)/conformance --bin ./$(BIN) --models models \
+	    --jobs $(JOBS) --quiet $(MODEL_SUITES) $(MODELS_ARGS); \
+	else echo "test-models: $(SHARED) not present, skipped"; fi
+
+# corral and its model library; the binary finds the models in
+# ../share/corral/models next to itself.
+PREFIX  ?= /usr/local
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/corral/models
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/corral
+	install -m 644 $(wildcard models/*) $(DESTDIR)$(PREFIX)/share/corral/models
 
 # Execution graphs compared as graphs by tests/graphs/dotcmp.py: ours
 # (tests/graphs/local, our models), then herd7's own

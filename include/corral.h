@@ -65,6 +65,10 @@ corral_status corral_run_file(const corral_options *o, const char *path,
                               corral_result *r);
 void corral_result_free(corral_result *r);
 
+/* What to print once before the first result: the TSV column names with
+ * -format tsv, else NULL. */
+const char *corral_output_header(const corral_options *o);
+
 /* herd7-style usage text. */
 const char *corral_usage(void);
 

@@ -9,6 +9,8 @@
 #                             with it).
 #                             NAME.opts gives the command line (default:
 #                             the file itself).
+#   tests/campaign/NAME.sh    scripts run as "sh NAME.sh CORRAL TMPDIR" from
+#                             tests/campaign; exit 0 means passed.
 # Usage: tests/run-regress.sh ./corral
 set -u
 bin=$(cd "$(dirname "${1:-./corral}")" && pwd)/$(basename "${1:-./corral}")
@@ -57,6 +59,18 @@ for e in "$here"/bad/*.err; do
     echo "FAIL bad/$name (exit $rc)"
     echo "  want: $want"
     echo "  got:  $got"
+  fi
+done
+
+for s in "$here"/campaign/*.sh; do
+  [ -e "$s" ] || continue
+  mkdir -p "$tmp/c" && rm -rf "$tmp/c"/*
+  if (cd "$here/campaign" && sh "$s" "$bin" "$tmp/c") >"$tmp/out" 2>&1; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL campaign/$(basename "$s")"
+    head -20 "$tmp/out"
   fi
 done
 

@@ -490,8 +490,71 @@ static void annotate(CProg *p) {
   free(a.gdep);
 }
 
+/* ------------------------------------------------ let rec memo inputs */
+
+/* Collect the outside names e reads into in[] (deduplicated); false when e
+ * is not made of relational operators over names. */
+static bool memo_inputs(const CIns *ci, const CExpr *e, const CExpr **in, int *n, int cap) {
+  switch (e->kind) {
+  case E_ZERO:
+  case E_EMPTY:
+  case E_UNIV:
+    return true;
+  case CV_GLOBAL:
+  case CV_PREDEF:
+    if (e->kind == CV_GLOBAL)
+      for (int k = 0; k < ci->nslots; k++)
+        if (ci->slots[k] == e->slot) return true; /* a member of the group */
+    for (int k = 0; k < *n; k++)
+      if (in[k]->kind == e->kind && (e->kind == CV_GLOBAL ? in[k]->slot == e->slot
+                                                           : in[k]->name == e->name))
+        return true;
+    if (*n == cap) return false;
+    in[(*n)++] = e;
+    return true;
+  case E_UNION:
+  case E_SEQ:
+    for (int i = 0; i < e->nargs; i++)
+      if (!memo_inputs(ci, e->args[i], in, n, cap)) return false;
+    return true;
+  case E_INTER:
+  case E_DIFF:
+  case E_PROD:
+    return memo_inputs(ci, e->a, in, n, cap) && memo_inputs(ci, e->b, in, n, cap);
+  case E_STAR:
+  case E_PLUS:
+  case E_OPT:
+  case E_INV:
+  case E_COMPL:
+  case E_BRACKET:
+    return memo_inputs(ci, e->a, in, n, cap);
+  default:
+    return false;
+  }
+}
+
+static void find_letrec_memos(CProg *p) {
+  enum { CAP = 32 };
+  for (int i = 0; i < p->top.n; i++) {
+    CIns *ci = p->top.v[i];
+    ci->nmemo_in = -1;
+    ci->check_slot = ci->kind == CI_CHECK ? p->ncheck_slots++ : -1;
+    if (ci->kind != CI_LETREC || ci->is_local || ci->when_e) continue;
+    const CExpr *in[CAP];
+    int n = 0;
+    bool ok = true;
+    for (int k = 0; k < ci->nslots && ok; k++)
+      ok = !ci->binds[k].is_fun && ci->slots[k] >= 0 && memo_inputs(ci, ci->slot_exprs[k], in, &n, CAP);
+    if (!ok) continue;
+    ci->memo_in = arena_alloc(&p->arena, sizeof(CExpr *) * (size_t)(n + 1));
+    memcpy(ci->memo_in, in, sizeof(CExpr *) * (size_t)n);
+    ci->nmemo_in = n;
+  }
+}
+
 void cat_analyse(CProg *p) {
   recognise_functions(p);
   find_prunable(p);
   annotate(p);
+  find_letrec_memos(p);
 }

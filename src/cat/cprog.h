@@ -160,6 +160,14 @@ struct CIns {
   int *prune;          /* CI_WITH: indices in the top-level list */
   int nprune;
   int prune_with;      /* CI_CHECK: index of its CI_WITH, or -1 */
+  /* Top-level let rec of relations built by relational operators only
+   * (analyse.c): the names it reads from outside the group, one node each,
+   * so that its fixpoint can be reused when they have not changed;
+   * nmemo_in = -1 when the group is not of that form. */
+  const CExpr **memo_in;
+  int nmemo_in;
+  /* CI_CHECK at top level: its slot of Run.check_cache (analyse.c), or -1 */
+  int check_slot;
   /* CI_SHOW: names (interned) with the expressions shown under them */
   int *show_names;
   CExpr **show_exprs;
@@ -188,6 +196,7 @@ struct CProg {
   const CIns **global_letrec; /* slot -> its top-level let rec, or NULL */
   int maxdepth;        /* number of nested with forks */
   int ncache;          /* expression cache slots (analyse.c) */
+  int ncheck_slots;    /* top-level checks (analyse.c) */
   bool uses_values;    /* the model reads event values (different-values) */
   Through through;
   EnumType *enums;
@@ -291,6 +300,8 @@ struct Run {
   Value *part_val;
   uint64_t part_gen;
   void *lin_memo;      /* prims.c: linearisations per first event */
+  struct LetrecMemo *lmemo; /* run.c: per top-level instruction */
+  struct CheckCache *check_cache; /* run.c: per top-level check */
   uint64_t lin_memo_gen;
   BusyVec busy;
   RunStats stats;

@@ -56,6 +56,8 @@ void run_free(Run *r) {
   free(r->g);
   free(r->slot_top);
   free(r->ecache);
+  free(r->lmemo);
+  free(r->check_cache);
   free(r->shown);
   free(r->scratch);
   vec_free(r->busy);
@@ -195,13 +197,46 @@ static Value *eval_top_expr(Run *r, const CExpr *e, int nlocals, Frame *f) {
   return v;
 }
 
+/* The result of a top-level check whose expression is of stage <= 2: it
+ * holds as long as that stage's cache (a check on what depends on rf
+ * only is the same for all the final-write choices and coherence orders
+ * of an rf). */
+typedef struct CheckCache {
+  uint64_t gen;
+  uint8_t stage;
+  bool valid, ok;
+} CheckCache;
+
 /* Outcome of one check: false when the execution is rejected. */
 static bool do_check(Run *r, const CIns *ci, Frame *f, uint64_t *flags) {
   if (ci->skipped) return true;
   if (ci->prune_with >= 0 && ci->prune_with == r->skip_with) return true;
   if (ci->mode == CM_CHECK && r->prog->through != THROUGH_NONE) return true;
-  Value *v = eval_top_expr(r, ci->e, ci->nlocals, f);
-  bool ok = check_holds(r, ci, v);
+  CheckCache *cc = NULL;
+  bool ok;
+  Value *v = NULL;
+  if (ci->check_slot >= 0 && !f && !(r->mode & RUN_EXPLAIN)) {
+    if (!r->check_cache)
+      r->check_cache = xcalloc((size_t)r->prog->ncheck_slots + 1, sizeof(CheckCache));
+    cc = &r->check_cache[ci->check_slot];
+  }
+  if (cc && cc->valid && cc->gen == run_stage_gen(r, cc->stage)) {
+    ok = cc->ok;
+    r->wm = MAX(r->wm, cc->stage);
+  } else {
+    int saved_wm = r->wm;
+    r->wm = STAGE_ES;
+    v = eval_top_expr(r, ci->e, ci->nlocals, f);
+    int st = r->wm;
+    r->wm = MAX(saved_wm, st);
+    ok = check_holds(r, ci, v);
+    if (cc) {
+      cc->valid = st <= STAGE_FW;
+      cc->stage = (uint8_t)st;
+      cc->gen = cc->valid ? run_stage_gen(r, st) : 0;
+      cc->ok = ok;
+    }
+  }
   switch (ci->mode) {
   case CM_CHECK:
     if (!ok && (r->mode & RUN_EXPLAIN) && r->host.reject) {
@@ -255,14 +290,77 @@ void run_bind_global(Run *r, int slot, Value *v, int stage) {
   g->stage = (uint8_t)stage;
 }
 
+/* The last fixpoint of a let rec group whose members are relational
+ * expressions over outside names (analyse.c), with the values of those
+ * names: when they are equal again, so is the least fixpoint (the
+ * iteration reads nothing else).  Storage is fixed per structure and
+ * overwritten by the next evaluation that misses, which happens only
+ * once the values handed out before are dead (another branch or
+ * candidate: a group is evaluated once per branch). */
+typedef struct LetrecMemo {
+  uint64_t gen;        /* gen_es of the storage */
+  bool valid;
+  Value *in, *out;     /* nmemo_in inputs, nslots outputs */
+} LetrecMemo;
+
+static bool memo_storable(const Value *v) {
+  return v->kind == V_EMPTY || v->kind == V_SET || v->kind == V_REL;
+}
+
+static void memo_store(Run *r, Value *dst, const Value *v) {
+  Word *bits = dst->u.bits;
+  *dst = *v;
+  dst->u.bits = bits;
+  if (v->kind == V_SET) set_copy(r->d, bits, v->u.bits);
+  if (v->kind == V_REL) rel_copy(r->d, bits, v->u.bits);
+}
+
+static LetrecMemo *letrec_memo(Run *r, int index, const CIns *ci) {
+  if (!r->lmemo) r->lmemo = xcalloc((size_t)r->prog->top.n + 1, sizeof(LetrecMemo));
+  LetrecMemo *m = &r->lmemo[index];
+  if (m->gen != r->gen_es) {
+    int nv = ci->nmemo_in + ci->nslots;
+    Value *v = arena_zalloc(&r->es_cache, sizeof(Value) * (size_t)(nv + 1));
+    for (int k = 0; k < nv; k++)
+      v[k].u.bits = arena_alloc(&r->es_cache, sizeof(Word) * (size_t)rel_words(r->d));
+    m->in = v;
+    m->out = v + ci->nmemo_in;
+    m->gen = r->gen_es;
+    m->valid = false;
+  }
+  return m;
+}
+
 /* let rec of non-function values at top level: the least fixpoint of the
  * group, computed when one of its names is first used (or at once with a
  * `when` test, which may reject the execution); reused from the cache
- * when every member is still valid. */
+ * when every member is still valid, or from the memo when its inputs are
+ * unchanged. */
 static bool letrec_fix(Run *r, const CIns *ci) {
+  int saved_wm = r->wm, saved_level = r->level;
+  LetrecMemo *m = NULL;
+  Value **in = NULL;
+  if (ci->nmemo_in >= 0) {
+    m = letrec_memo(r, r->slot_top[ci->slots[0]], ci);
+    in = arena_alloc(run_cur(r), sizeof(Value *) * (size_t)(ci->nmemo_in + 1));
+    int st_in = STAGE_ES;
+    r->level = r->prog->global_depth[ci->slots[0]];
+    bool same = m->valid;
+    for (int k = 0; k < ci->nmemo_in; k++) {
+      r->wm = STAGE_ES;
+      in[k] = cat_eval(r, ci->memo_in[k], NULL);
+      st_in = MAX(st_in, r->wm);
+      same = same && val_compare(r, &m->in[k], in[k]) == 0;
+    }
+    r->level = saved_level;
+    if (same) {
+      for (int i = 0; i < ci->nslots; i++) run_bind_global(r, ci->slots[i], &m->out[i], st_in);
+      r->wm = st_in;
+      goto fixed;
+    }
+  }
   for (int i = 0; i < ci->nslots; i++)
     if (!ci->binds[i].is_fun) run_bind_global(r, ci->slots[i], val_new(r, V_EMPTY), STAGE_ES);
-  int saved_wm = r->wm, saved_level = r->level;
   r->wm = STAGE_ES;
   r->level = r->prog->global_depth[ci->slots[0]];
   for (int iter = 0;; iter++) {
@@ -292,6 +390,17 @@ static bool letrec_fix(Run *r, const CIns *ci) {
     if (!changed) break;
     if (iter > 100000) cat_error(r, ci->pos, "let rec does not converge");
   }
+  if (m) {
+    bool ok = true;
+    for (int k = 0; k < ci->nmemo_in && ok; k++) ok = memo_storable(in[k]);
+    for (int i = 0; i < ci->nslots && ok; i++) ok = memo_storable(r->g[ci->slots[i]].v);
+    m->valid = ok;
+    if (ok) {
+      for (int k = 0; k < ci->nmemo_in; k++) memo_store(r, &m->in[k], in[k]);
+      for (int i = 0; i < ci->nslots; i++) memo_store(r, &m->out[i], r->g[ci->slots[i]].v);
+    }
+  }
+fixed:;
   int st = r->wm;
   r->level = saved_level;
   for (int i = 0; i < ci->nslots; i++) {

@@ -196,6 +196,24 @@ static const Lazy *force_po_pairs(Search *s, const Lazy *z) {
   return y ? y : z;
 }
 
+/* Factor j is linearisation z with one order (z's own: closed, on z's
+ * events only, so only their rows change): join it, go on. */
+static void join_total(Search *s, int j, const Lazy *z) {
+  Dim d = s->r->d;
+  Word *saved = arena_alloc(s->work, sizeof(Word) * (size_t)(z->count * d.w));
+  int k = 0;
+  for (int e = set_next(d, z->set, 0); e >= 0; e = set_next(d, z->set, e + 1), k++) {
+    Word *row = rel_row(d, s->cur, e);
+    set_copy(d, saved + (size_t)k * (size_t)d.w, row);
+    set_or(d, row, row, rel_crow(d, z->order, e));
+  }
+  s->probed = false;
+  factor(s, j + 1);
+  k = 0;
+  for (int e = set_next(d, z->set, 0); e >= 0; e = set_next(d, z->set, e + 1), k++)
+    set_copy(d, rel_row(d, s->cur, e), saved + (size_t)k * (size_t)d.w);
+}
+
 /* Choose the element of factor j, then of the following ones. */
 static void factor(Search *s, int j) {
   Run *r = s->r;
@@ -208,25 +226,15 @@ static void factor(Search *s, int j) {
   if (f->kind == V_LIN) {
     const Lazy *z = f->u.lazy;
     if (s->total[j]) {
-      /* one order: z's own (closed, on z's events only, so only their
-       * rows change) */
-      Word *saved = arena_alloc(s->work, sizeof(Word) * (size_t)(z->count * d.w));
-      int k = 0;
-      for (int e = set_next(d, z->set, 0); e >= 0; e = set_next(d, z->set, e + 1), k++) {
-        Word *row = rel_row(d, s->cur, e);
-        set_copy(d, saved + (size_t)k * (size_t)d.w, row);
-        set_or(d, row, row, rel_crow(d, z->order, e));
-      }
-      s->probed = false;
-      factor(s, j + 1);
-      k = 0;
-      for (int e = set_next(d, z->set, 0); e >= 0; e = set_next(d, z->set, e + 1), k++)
-        set_copy(d, rel_row(d, s->cur, e), saved + (size_t)k * (size_t)d.w);
+      join_total(s, j, z);
       return;
     }
-    z = force_po_pairs(s, z);
+    const Lazy *y = force_po_pairs(s, z);
     Word *placed = arena_zalloc(s->work, sizeof(Word) * (size_t)d.w);
-    lin_step(s, j, z, placed, z->count);
+    if (y != z && lin_rest_forced(d, y, placed))
+      join_total(s, j, y);
+    else
+      lin_step(s, j, y, placed, y->count);
     return;
   }
   f = lazy_force(r, f);

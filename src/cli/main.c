@@ -2,10 +2,15 @@
  * main.c — the corral command: herd7's command line over libcorral.
  *
  * Options are applied left to right; every other argument is a litmus
- * file (or @FILE, a list of files, one per line).  Tests run in order and
- * their blocks are printed in order.  As in herd7, a second test with an
+ * file, an @list or a directory (files.c).  Tests run in order and their
+ * blocks are printed in order.  As in herd7, a second test with an
  * already seen name is skipped when its hash is the same, and reported on
  * stderr when it differs.
+ *
+ * -j N: with one test, N threads share that test's search (the engine
+ * splits it); with several, N tests run at once, each on one thread (or
+ * N/T threads each when there are only T < N tests); the output is the
+ * same.  Subcommands: corral judge, corral compare, corral merge.
  */
 #include <limits.h>
 #include <stdbool.h>
@@ -15,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "corral.h"
+#include "cli.h"
 
 #ifndef CORRAL_LIBDIR
 #define CORRAL_LIBDIR "/usr/local/share/corral/models"
@@ -43,150 +48,210 @@ static char *default_libdir(void) {
   return strdup(CORRAL_LIBDIR);
 }
 
-typedef struct Seen {
-  char *name, *hash, *file;
-} Seen;
+static const char campaign_usage[] =
+    "campaigns:\n"
+    "  corral [options] FILE.litmus | @LIST | DIR ...   run many tests\n"
+    "  -j N                     one test: N threads; several: N tests at once\n"
+    "  -shard K/N               run only the K-th of N slices of the test list\n"
+    "  corral judge [options] TESTS      check Observation against Result: lines\n"
+    "  corral compare LOG1 LOG2          tests whose Observation or states differ\n"
+    "  corral compare [options] A.cat B.cat TESTS   the same for two models\n"
+    "  corral merge LOG...               shard logs, in order, as one run\n";
 
-typedef struct Files {
-  char **v;
-  int n, cap;
-} Files;
-
-static void add_file(Files *f, const char *s) {
-  if (f->n == f->cap) {
-    f->cap = f->cap ? 2 * f->cap : 16;
-    f->v = realloc(f->v, sizeof(char *) * (size_t)f->cap);
-    if (!f->v) abort();
+static int parse_shard(CliArgs *a, const char *s) {
+  int k, n;
+  char tail;
+  if (sscanf(s, "%d/%d%c", &k, &n, &tail) != 2 || n < 1 || k < 1 || k > n) {
+    fprintf(stderr, "corral: option -shard: wrong argument '%s' (expected K/N, 1 <= K <= N)\n", s);
+    return 2;
   }
-  f->v[f->n++] = strdup(s);
-}
-
-static int add_list(Files *f, const char *list) {
-  FILE *in = fopen(list, "r");
-  if (!in) {
-    fprintf(stderr, "corral: cannot open %s\n", list);
-    return -1;
-  }
-  char line[PATH_MAX + 2];
-  while (fgets(line, sizeof line, in)) {
-    size_t l = strlen(line);
-    while (l && (line[l - 1] == '\n' || line[l - 1] == '\r' || line[l - 1] == ' ')) line[--l] = 0;
-    char *s = line;
-    while (*s == ' ' || *s == '\t') s++;
-    if (!*s || *s == '#') continue;
-    add_file(f, s);
-  }
-  fclose(in);
+  a->shard_k = k;
+  a->shard_n = n;
   return 0;
 }
 
-int main(int argc, char **argv) {
+int cli_parse(CliArgs *a, int argc, char **argv, int from, bool cats) {
+  memset(a, 0, sizeof *a);
   char *libdir = default_libdir();
-  corral_options *o = corral_options_new(libdir);
+  a->o = corral_options_new(libdir);
   free(libdir);
-  Files files = {0};
-  int status = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "-version") || !strcmp(a, "--version")) {
+  bool any_file = false;
+  for (int i = from; i < argc; i++) {
+    const char *s = argv[i];
+    if (!strcmp(s, "-version") || !strcmp(s, "--version")) {
       printf("corral %s (herd7 %s compatible)\n", CORRAL_VERSION, CORRAL_HERD_VERSION);
-      corral_options_free(o);
-      return 0;
+      return -1;
     }
-    if (!strcmp(a, "-help") || !strcmp(a, "--help") || !strcmp(a, "-h")) {
+    if (!strcmp(s, "-help") || !strcmp(s, "--help") || !strcmp(s, "-h")) {
       fputs(corral_usage(), stdout);
-      corral_options_free(o);
-      return 0;
+      fputs(campaign_usage, stdout);
+      return -1;
     }
-    if (a[0] == '-' && a[1]) {
-      int ar = corral_option_arity(a);
+    if (s[0] == '-' && s[1]) {
+      bool ours = !strcmp(s, "-shard");
+      int ar = ours ? 1 : corral_option_arity(s);
       if (ar < 0) {
-        const char *hint = corral_option_suggest(a);
+        const char *hint = corral_option_suggest(s);
         if (hint)
-          fprintf(stderr, "corral: %s: unknown option (did you mean %s?)\n%s", a, hint,
+          fprintf(stderr, "corral: %s: unknown option (did you mean %s?)\n%s", s, hint,
                   corral_usage());
         else
-          fprintf(stderr, "corral: %s: unknown option\n%s", a, corral_usage());
-        corral_options_free(o);
+          fprintf(stderr, "corral: %s: unknown option\n%s", s, corral_usage());
         return 2;
       }
       const char *arg = NULL;
       if (ar == 1) {
         if (i + 1 >= argc) {
-          fprintf(stderr, "corral: option %s needs an argument\n", a);
-          corral_options_free(o);
+          fprintf(stderr, "corral: option %s needs an argument\n", s);
           return 2;
         }
         arg = argv[++i];
       }
       char *msg = NULL;
-      if (corral_option(o, a, arg, &msg) != 0) {
+      if (ours) {
+        if (parse_shard(a, arg)) return 2;
+        continue;
+      }
+      if (corral_option(a->o, s, arg, &msg) != 0) {
         /* a message from a configuration file starts with its position */
         fprintf(stderr, "%s%s\n", msg && strstr(msg, ": error: ") ? "" : "corral: ",
                 msg ? msg : "bad option");
         free(msg);
-        corral_options_free(o);
         return 2;
       }
+      if (!strcmp(s, "-j")) a->jobs = atoi(arg); /* checked by corral_option */
       continue;
     }
-    if (a[0] == '@') {
-      if (add_list(&files, a + 1)) status = 1;
+    size_t l = strlen(s);
+    if (cats && l > 4 && !strcmp(s + l - 4, ".cat")) {
+      a->extra = realloc(a->extra, sizeof(char *) * (size_t)(a->nextra + 1));
+      if (!a->extra) abort();
+      a->extra[a->nextra++] = argv[i];
       continue;
     }
-    add_file(&files, a);
+    any_file = true;
+    if (files_arg(&a->files, s)) return 2;
   }
-  if (files.n == 0) {
-    /* herd7 reads the list of files from stdin */
-    char line[PATH_MAX + 2];
-    while (fgets(line, sizeof line, stdin)) {
-      size_t l = strlen(line);
-      while (l && (line[l - 1] == '\n' || line[l - 1] == '\r')) line[--l] = 0;
-      if (l) add_file(&files, line);
-    }
+  if (!any_file) files_stdin(&a->files);
+  if (a->shard_n) files_shard(&a->files, a->shard_k, a->shard_n);
+  return 0;
+}
+
+void cli_free(CliArgs *a) {
+  files_free(&a->files);
+  free(a->extra);
+  corral_options_free(a->o);
+  memset(a, 0, sizeof *a);
+}
+
+int cli_campaign(CliArgs *a, ResultFn fn, void *ctx) {
+  int n = a->files.n, workers = 1;
+  if (n > 1) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int want = a->jobs ? a->jobs : cores > 0 ? (int)(cores < 64 ? cores : 64) : 1;
+    workers = want < n ? want : n;
+    char per[16];
+    snprintf(per, sizeof per, "%d", want / workers > 0 ? want / workers : 1);
+    char *msg = NULL;
+    corral_option(a->o, "-j", per, &msg);
+    free(msg);
   }
-  Seen *seen = calloc((size_t)files.n + 1, sizeof(Seen));
-  int nseen = 0;
-  for (int i = 0; i < files.n; i++) {
-    corral_result r;
-    corral_status st = corral_run_file(o, files.v[i], &r);
-    bool print = st == CORRAL_OK;
-    if (r.name) {
-      for (int k = 0; k < nseen; k++) {
-        if (strcmp(seen[k].name, r.name) != 0) continue;
-        if (strcmp(seen[k].hash, r.hash) != 0)
-          fprintf(stderr,
-                  "Warning: File \"%s\": Different hashes for test %s (previous file %s) (User error)\n",
-                  files.v[i], r.name, seen[k].file);
-        print = false;
-        st = CORRAL_OK; /* already reported or identical */
-        goto seen_done;
+  bool progress = n > 1 && isatty(2);
+  return campaign_run(a->o, &a->files, workers, progress, fn, ctx);
+}
+
+/* ------------------------------------------------------------ printer */
+
+static void emit(Printer *p, const char *s, FILE *to) {
+  if (!p->to_memory) {
+    fputs(s, to);
+    return;
+  }
+  if (to != stdout) {
+    fputs(s, to);
+    return;
+  }
+  size_t l = strlen(s);
+  if (p->len + l + 1 > p->bufcap) {
+    p->bufcap = (p->len + l + 1) * 2;
+    p->buf = realloc(p->buf, p->bufcap);
+    if (!p->buf) abort();
+  }
+  memcpy(p->buf + p->len, s, l + 1);
+  p->len += l;
+}
+
+int printer_result(void *printer, int i, const char *path, corral_result *r) {
+  Printer *p = printer;
+  (void)i;
+  corral_status st = r->status;
+  bool print = st == CORRAL_OK;
+  if (r->name) {
+    int k = 0;
+    while (k < p->n && strcmp(p->names[k], r->name) != 0) k++;
+    if (k < p->n) {
+      if (strcmp(p->hashes[k], r->hash) != 0)
+        fprintf(stderr,
+                "Warning: File \"%s\": Different hashes for test %s (previous file %s) (User error)\n",
+                path, r->name, p->files[k]);
+      print = false;
+      st = CORRAL_OK; /* already reported, or identical */
+    } else {
+      if (p->n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 64;
+        p->names = realloc(p->names, sizeof(char *) * (size_t)p->cap);
+        p->hashes = realloc(p->hashes, sizeof(char *) * (size_t)p->cap);
+        p->files = realloc(p->files, sizeof(char *) * (size_t)p->cap);
+        if (!p->names || !p->hashes || !p->files) abort();
       }
-      seen[nseen].name = strdup(r.name);
-      seen[nseen].hash = strdup(r.hash);
-      seen[nseen].file = files.v[i];
-      nseen++;
+      p->names[p->n] = strdup(r->name);
+      p->hashes[p->n] = strdup(r->hash);
+      p->files[p->n] = strdup(path);
+      p->n++;
     }
-  seen_done:
-    if (print && r.output) fputs(r.output, stdout);
-    if (r.diag && (st != CORRAL_OK || print)) fputs(r.diag, stderr);
-    fflush(stdout);
-    if (st == CORRAL_EFATAL) {
-      /* the model cannot be used: no test can run (herd7 exits 2 too) */
-      corral_result_free(&r);
-      status = 2;
-      break;
-    }
-    if (st != CORRAL_OK) status = 1;
-    corral_result_free(&r);
   }
-  for (int k = 0; k < nseen; k++) {
-    free(seen[k].name);
-    free(seen[k].hash);
+  if (print && r->output) emit(p, r->output, stdout);
+  if (r->diag && (st != CORRAL_OK || print)) emit(p, r->diag, stderr);
+  if (!p->to_memory) fflush(stdout);
+  if (st == CORRAL_EFATAL) {
+    /* the model cannot be used: no test can run (herd7 exits 2 too) */
+    p->status = 2;
+    return 2;
   }
-  free(seen);
-  for (int i = 0; i < files.n; i++) free(files.v[i]);
-  free(files.v);
-  corral_options_free(o);
+  if (st != CORRAL_OK) p->status = 1;
+  return 0;
+}
+
+void printer_free(Printer *p) {
+  for (int k = 0; k < p->n; k++) {
+    free(p->names[k]);
+    free(p->hashes[k]);
+    free(p->files[k]);
+  }
+  free(p->names);
+  free(p->hashes);
+  free(p->files);
+  free(p->buf);
+  memset(p, 0, sizeof *p);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "judge")) return cmd_judge(argc, argv);
+  if (argc > 1 && !strcmp(argv[1], "compare")) return cmd_compare(argc, argv);
+  if (argc > 1 && !strcmp(argv[1], "merge")) return cmd_merge(argc, argv);
+  CliArgs a;
+  int rc = cli_parse(&a, argc, argv, 1, false);
+  if (rc) {
+    cli_free(&a);
+    return rc < 0 ? 0 : rc;
+  }
+  const char *header = corral_output_header(a.o);
+  if (header) fputs(header, stdout);
+  Printer p;
+  memset(&p, 0, sizeof p);
+  cli_campaign(&a, printer_result, &p);
+  int status = p.status;
+  printer_free(&p);
+  cli_free(&a);
   return status;
 }

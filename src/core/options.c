@@ -193,6 +193,13 @@ static int o_explain_format(corral_options *o, const char *n, const char *a, cha
   else return fail(m, "option %s: wrong argument '%s' (expected text or json)", n, a);
   return 0;
 }
+static int o_format(corral_options *o, const char *n, const char *a, char **m) {
+  if (!strcmp(a, "herd") || !strcmp(a, "text")) o->format = FORMAT_HERD;
+  else if (!strcmp(a, "json")) o->format = FORMAT_JSON;
+  else if (!strcmp(a, "tsv")) o->format = FORMAT_TSV;
+  else return fail(m, "option %s: wrong argument '%s' (expected herd, json or tsv)", n, a);
+  return 0;
+}
 static int o_conf(corral_options *o, const char *n, const char *a, char **m);
 
 typedef struct OptDef {
@@ -217,6 +224,7 @@ static const OptDef opts[] = {
     {"-q", 0, o_quiet},
     {"-explain", 0, o_explain},      {"-explain-all", 0, o_explain},
     {"-explain-format", 1, o_explain_format},
+    {"-format", 1, o_format},
     /* pictures (used by the graph writer) */
     {"-o", 1, o_display},            {"-graph", 1, o_display},
     {"-show", 1, o_display},         {"-nshow", 1, o_display},
@@ -382,6 +390,8 @@ const char *corral_usage(void) {
          "                           or how an execution reaches it\n"
          "  -explain-all             explain every rejected execution, not one per check\n"
          "  -explain-format text|json  how to print explanations\n"
+         "  -format herd|json|tsv    results as herd7's text (default), one JSON\n"
+         "                           object or one tab-separated line per test\n"
          "  -o DIR                   write execution graphs to DIR/NAME.dot\n"
          "  -graph free|cluster|columns, -show prop|neg|all|cond|wit|none, -nshow N,\n"
          "  -showevents all|mem|noregs|memf, -doshow R, -unshow R, -squished B ...\n"

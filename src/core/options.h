@@ -12,6 +12,8 @@
 
 typedef struct ModelCache ModelCache;
 
+enum { FORMAT_HERD, FORMAT_JSON, FORMAT_TSV };
+
 typedef struct DisplayOpt {
   char *key, *value;
 } DisplayOpt;
@@ -37,6 +39,7 @@ struct corral_options {
   /* -explain, -explain-all, -explain-format (0 text, 1 json) */
   bool explain, explain_all;
   int explain_format;
+  int format;              /* -format: FORMAT_HERD, FORMAT_JSON, FORMAT_TSV */
   /* picture options, kept for the graph writer */
   DisplayOpt *display;
   int ndisplay;

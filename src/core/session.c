@@ -20,6 +20,7 @@
 #include "../out/dot.h"
 #include "../out/explain.h"
 #include "../out/herd.h"
+#include "../out/json.h"
 #include "options.h"
 
 /* ------------------------------------------------------------ models */
@@ -171,9 +172,12 @@ static char *format_err(const Err *e) {
   return s;
 }
 
-static double cpu_now(void) {
+/* CPU time of the test: the thread's when it runs alone on it (tests of
+ * a campaign run in parallel threads), the process's when the engine
+ * spreads it over workers. */
+static double cpu_now(int jobs) {
   struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  clock_gettime(jobs > 1 ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -288,17 +292,20 @@ static corral_status simulate(const corral_options *o, const Test *t,
   eo.timeout = o->timeout;
   eo.jobs = o->jobs;
   Outcome out;
-  double t0 = cpu_now();
+  double t0 = cpu_now(o->jobs);
   engine_run(p, prog, &eo, &out, &a, &err);
-  r->seconds = cpu_now() - t0;
+  r->seconds = cpu_now(o->jobs) - t0;
   err_pop(&err, &j);
   if (out.limit_hit) {
     outcome_free(&out);
     StrBuf b;
     sb_init(&b);
-    sb_printf(&b, "%s: error: test %s stopped: %s exceeded\n", path, t->name,
-              o->maxcandidates && out.candidates >= o->maxcandidates
-                  ? "-maxcandidates" : "-timeout");
+    if (o->maxcandidates && out.candidates >= o->maxcandidates)
+      sb_printf(&b, "%s: error: test %s stopped: more than %llu candidates (-maxcandidates)\n",
+                path, t->name, (unsigned long long)o->maxcandidates);
+    else
+      sb_printf(&b, "%s: error: test %s stopped: more than %g s of CPU time (-timeout)\n",
+                path, t->name, o->timeout);
     r->diag = xstrdup(sb_cstr(&b));
     sb_free(&b);
     goto done;
@@ -315,7 +322,9 @@ static corral_status simulate(const corral_options *o, const Test *t,
   po.nflags = nf;
   StrBuf b;
   sb_init(&b);
-  herd_print(p, &out, &po, &b);
+  if (o->format == FORMAT_JSON) json_test(p, &out, &po, path, &b);
+  else if (o->format == FORMAT_TSV) tsv_test(p, &out, &po, path, &b);
+  else herd_print(p, &out, &po, &b);
   bool explained = !o->explain || explain_block(o, p, prog, &eo, &out, &b, &err);
   outcome_free(&out);
   if (!explained) {
@@ -455,6 +464,10 @@ done:
   err_free(&err);
   free(text);
   return r->status;
+}
+
+const char *corral_output_header(const corral_options *o) {
+  return o->format == FORMAT_TSV ? json_tsv_header() : NULL;
 }
 
 void corral_result_free(corral_result *r) {

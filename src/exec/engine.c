@@ -315,14 +315,25 @@ static void host_accept(void *ctx, uint64_t flags, const CatShown *shown, int ns
   stateset_add(&g->set, g->state);
 }
 
+static double shared_cpu_time(const Shared *sh) {
+  struct timespec ts;
+  if (clock_gettime(sh->cpu_clock, &ts) != 0) return 0;
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* True when the search must stop: another worker stopped it (an error
+ * or a limit), or this one finds the -timeout budget spent.  Cheap enough
+ * for the inner loops: an atomic load, and a clock read every 256 calls
+ * (a system call; candidates and work items take microseconds each). */
 static bool over_limits(Engine *g) {
-  if (__atomic_load_n(&g->sh->stop, __ATOMIC_RELAXED)) return true;
-  if (g->o->max_candidates &&
-      __atomic_load_n(&g->sh->candidates, __ATOMIC_RELAXED) >= g->o->max_candidates)
+  Shared *sh = g->sh;
+  if (__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) return true;
+  if (g->o->timeout > 0 && (g->limit_tick++ & 255) == 0 &&
+      shared_cpu_time(sh) - sh->cpu_start > g->o->timeout) {
+    g->out->limit_hit = true;
+    __atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
     return true;
-  if (g->o->timeout > 0 &&
-      (double)(clock() - g->start) / CLOCKS_PER_SEC > g->o->timeout)
-    return true;
+  }
   return false;
 }
 
@@ -425,8 +436,14 @@ static void run_candidate(Engine *g) {
     bool interesting = t->quant == Q_FORALL ? !g->cond_true : g->cond_true;
     if (!interesting) return;
   }
+  /* -maxcandidates N: the test exceeds it with its (N+1)-th candidate */
+  uint64_t n = __atomic_add_fetch(&g->sh->candidates, 1, __ATOMIC_RELAXED);
+  if (g->o->max_candidates && n > g->o->max_candidates) {
+    g->out->limit_hit = true;
+    __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
+    return;
+  }
   g->out->candidates++;
-  __atomic_add_fetch(&g->sh->candidates, 1, __ATOMIC_RELAXED);
   predef_reset(g, STAGE_FW);
   run_begin_fw(g->run);
   find_symmetry(g);
@@ -436,13 +453,7 @@ static void run_candidate(Engine *g) {
 /* Choose the final write of observed location k, then the next. */
 static void choose_fw(Engine *g, int k) {
   const Program *p = g->p;
-  if (over_limits(g)) {
-    if (!__atomic_load_n(&g->sh->stop, __ATOMIC_RELAXED)) {
-      g->out->limit_hit = true; /* a real limit: stop the other workers */
-      __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
-    }
-    return;
-  }
+  if (over_limits(g)) return;
   if (k == p->nobserved) {
     run_candidate(g);
     return;
@@ -708,7 +719,6 @@ static void worker_init(Engine *g, Shared *sh, Program *p, const CProg *prog,
   g->o = o;
   g->err = err;
   g->out = out;
-  g->start = clock();
   memset(out, 0, sizeof *out);
   out->ndisp = p->ndisp;
   stateset_init(&g->set, p->ndisp);
@@ -757,80 +767,124 @@ static void print_stats(Engine *w, int n, const Outcome *out) {
           (unsigned long long)t.cache_hits, (unsigned long long)t.cache_misses);
 }
 
-/* Order of two decoded states, as herd sorts them. */
-static int state_cmp(const Program *p, const Val *va, const Val *vb) {
+/* Order of two states of sets a and b (by slot), as herd sorts them;
+ * integers are compared without unpacking. */
+static int state_cmp(const Program *p, const StateSet *a, int sa, const StateSet *b, int sb) {
+  const uint64_t *ka = stateset_keys(a, sa), *kb = stateset_keys(b, sb);
   for (int q = 0; q < p->ndisp; q++) {
-    int c = engine_val_cmp(p, va[q], vb[q]);
+    if (ka[q] == kb[q] && a == b) continue;
+    int c;
+    if (stateset_key_is_int(ka[q]) && stateset_key_is_int(kb[q])) {
+      int64_t x = stateset_key_int(ka[q]), y = stateset_key_int(kb[q]);
+      c = (x > y) - (x < y);
+    } else {
+      c = engine_val_cmp(p, stateset_value(a, ka[q]), stateset_value(b, kb[q]));
+    }
     if (c) return c;
   }
   return 0;
 }
 
-/* Merge sort of the slots (stable, O(n log n): thousands of states); the
- * states are decoded once, not at every comparison. */
+/* Merge sort of a set's slots (stable, O(n log n): thousands of states). */
 static void sort_slots(const Program *p, const StateSet *s, int *v, int n) {
   if (n < 2) return;
-  size_t nd = (size_t)p->ndisp;
   int *tmp = xmalloc(sizeof(int) * (size_t)n);
-  int *pos = xmalloc(sizeof(int) * (size_t)n); /* index of v[i]'s state */
-  int *ptmp = xmalloc(sizeof(int) * (size_t)n);
-  Val *st = xmalloc(sizeof(Val) * ((size_t)n * nd + 1));
-  for (int i = 0; i < n; i++) {
-    stateset_get(s, v[i], st + (size_t)i * nd);
-    pos[i] = i;
-  }
   for (int width = 1; width < n; width *= 2) {
     for (int lo = 0; lo < n; lo += 2 * width) {
       int mid = MIN(lo + width, n), hi = MIN(lo + 2 * width, n);
       int i = lo, j = mid, k = lo;
-      while (i < mid && j < hi) {
-        bool right = state_cmp(p, st + (size_t)pos[j] * nd, st + (size_t)pos[i] * nd) < 0;
-        int from = right ? j++ : i++;
-        tmp[k] = v[from];
-        ptmp[k++] = pos[from];
-      }
-      for (; i < mid; i++, k++) tmp[k] = v[i], ptmp[k] = pos[i];
-      for (; j < hi; j++, k++) tmp[k] = v[j], ptmp[k] = pos[j];
+      while (i < mid && j < hi) tmp[k++] = state_cmp(p, s, v[j], s, v[i]) < 0 ? v[j++] : v[i++];
+      while (i < mid) tmp[k++] = v[i++];
+      while (j < hi) tmp[k++] = v[j++];
     }
     memcpy(v, tmp, sizeof(int) * (size_t)n);
-    memcpy(pos, ptmp, sizeof(int) * (size_t)n);
   }
   free(tmp);
-  free(pos);
-  free(ptmp);
-  free(st);
 }
 
-/* Gather the workers' states into worker 0's set, which the outcome then
- * owns, with the output order. */
+/* One worker's states in output order. */
+typedef struct SortJob {
+  const Program *p;
+  const StateSet *set;
+  int *slots;
+  int n;
+} SortJob;
+
+static void *sort_job(void *arg) {
+  SortJob *j = arg;
+  j->slots = xmalloc(sizeof(int) * (size_t)(j->set->count + 1));
+  j->n = 0;
+  for (int i = 0; i < j->set->cap; i++)
+    if (j->set->hash[i]) j->slots[j->n++] = i;
+  sort_slots(j->p, j->set, j->slots, j->n);
+  return NULL;
+}
+
+/* The workers' states into the outcome, in output order: each worker's set
+ * is sorted on its own thread, then the sorted lists are merged, a state
+ * reached by several workers kept once. */
 static void collect_states(Engine *w, int n, Program *p, Outcome *out) {
-  StateSet *all = xmalloc(sizeof(StateSet));
-  *all = w[0].set;
-  stateset_init(&w[0].set, p->ndisp);
-  Val *tmp = xmalloc(sizeof(Val) * (size_t)(p->ndisp + 1));
+  out->nsets = n;
+  out->sets = xmalloc(sizeof(StateSet) * (size_t)n);
+  SortJob *jobs = xcalloc((size_t)n, sizeof(SortJob));
+  long total = 0;
+  for (int i = 0; i < n; i++) {
+    out->sets[i] = w[i].set;
+    stateset_init(&w[i].set, p->ndisp);
+    jobs[i] = (SortJob){p, &out->sets[i], NULL, 0};
+    total += out->sets[i].count;
+  }
+  pthread_t tid[64];
+  bool threaded[64] = {false};
+  for (int i = 1; i < n && total > 4096; i++)
+    threaded[i] = pthread_create(&tid[i], NULL, sort_job, &jobs[i]) == 0;
+  for (int i = 0; i < n; i++)
+    if (!threaded[i]) sort_job(&jobs[i]);
   for (int i = 1; i < n; i++)
-    for (int k = 0; k < w[i].set.cap; k++)
-      if (stateset_get(&w[i].set, k, tmp)) stateset_add(all, tmp);
-  free(tmp);
-  out->set = all;
-  out->nstates = all->count;
-  out->order = xmalloc(sizeof(int) * (size_t)(all->count + 1));
+    if (threaded[i]) pthread_join(tid[i], NULL);
+  out->order_set = xmalloc(sizeof(int) * (size_t)(total + 1));
+  out->order_slot = xmalloc(sizeof(int) * (size_t)(total + 1));
+  int *at = xcalloc((size_t)n + 1, sizeof(int));
   int k = 0;
-  for (int i = 0; i < all->cap; i++)
-    if (all->hash[i]) out->order[k++] = i;
-  sort_slots(p, all, out->order, k);
+  for (;;) {
+    int best = -1;
+    for (int i = 0; i < n; i++) {
+      if (at[i] == jobs[i].n) continue;
+      if (best < 0) {
+        best = i;
+        continue;
+      }
+      int c = state_cmp(p, &out->sets[i], jobs[i].slots[at[i]], &out->sets[best],
+                        jobs[best].slots[at[best]]);
+      if (c < 0) {
+        best = i;
+      } else if (c == 0) {
+        at[i]++; /* the same state, from another worker */
+        i--;
+      }
+    }
+    if (best < 0) break;
+    out->order_set[k] = best;
+    out->order_slot[k++] = jobs[best].slots[at[best]++];
+  }
+  out->nstates = k;
+  for (int i = 0; i < n; i++) free(jobs[i].slots);
+  free(jobs);
+  free(at);
 }
 
 void outcome_state(const Outcome *o, int i, Val *v) {
-  stateset_get(o->set, o->order[i], v);
+  stateset_get(&o->sets[o->order_set[i]], o->order_slot[i], v);
 }
 
 void outcome_free(Outcome *o) {
-  if (o->set) stateset_free(o->set);
-  free(o->set);
-  free(o->order);
-  o->set = NULL;
-  o->order = NULL;
+  for (int i = 0; i < o->nsets; i++) stateset_free(&o->sets[i]);
+  free(o->sets);
+  free(o->order_set);
+  free(o->order_slot);
+  o->sets = NULL;
+  o->nsets = 0;
+  o->order_set = o->order_slot = NULL;
 }
 
 void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
@@ -839,6 +893,9 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
   const int nworkers = o->exec_sink ? 1 : o->jobs > 0 ? MIN(o->jobs, 64) : 1;
   Shared sh;
   memset(&sh, 0, sizeof sh);
+  if (pthread_getcpuclockid(pthread_self(), &sh.cpu_clock) != 0)
+    sh.cpu_clock = CLOCK_PROCESS_CPUTIME_ID;
+  sh.cpu_start = shared_cpu_time(&sh);
   Engine *w = xcalloc((size_t)nworkers, sizeof(Engine));
   Outcome *wout = xcalloc((size_t)nworkers, sizeof(Outcome));
   for (int i = 0; i < nworkers; i++) {

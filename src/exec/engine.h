@@ -53,8 +53,10 @@ typedef struct EngineOpts {
 
 typedef struct Outcome {
   int ndisp;
-  struct StateSet *set;      /* the distinct states (packed) */
-  int *order;                /* their slots in the set, sorted as herd prints */
+  struct StateSet *sets;     /* the distinct states (packed), per worker */
+  int nsets;
+  int *order_set, *order_slot; /* the states in the order herd prints them:
+                                  a set and a slot in it */
   int nstates;
   uint64_t pos, neg;         /* executions where the condition holds / not */
   uint64_t flags;            /* flags raised by some accepted execution */

@@ -31,6 +31,11 @@ typedef struct Shared {
   long next_item;          /* atomic */
   int stop;                /* atomic: an error or a limit */
   uint64_t candidates;     /* atomic: for -maxcandidates */
+  /* -timeout: CPU time of the thread that runs the test (herd7 counts
+   * CPU time; the thread's, not the process's, so that tests running in
+   * parallel threads of a campaign each have their own budget). */
+  clockid_t cpu_clock;
+  double cpu_start;
 } Shared;
 
 typedef struct Engine {
@@ -69,9 +74,9 @@ typedef struct Engine {
   /* outcomes of this worker, merged at the end */
   StateSet set;
   Outcome *out;
-  clock_t start;
   uint64_t rf_leaves;      /* complete rf choices tried (limit checks) */
   bool halted;             /* a limit stopped the search (choose_rf) */
+  unsigned limit_tick;     /* over_limits reads the clock every 256 calls */
   /* symmetry (find_symmetry) */
   bool sym_enabled;
   bool *sym_observed;      /* per thread: a register is displayed/filtered */

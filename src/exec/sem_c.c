@@ -20,10 +20,24 @@
 #include "../litmus/c.h"
 #include "sem.h"
 
+/* A statement with k operations that may fail (cmpxchg, trylock, CAS...)
+ * runs as 2^k alternatives: bit i of `alts` says how the i-th one, in
+ * evaluation order, goes. */
 typedef struct CEval {
   SemCtx *c;
-  bool chose;          /* the statement already used its alternative */
+  unsigned alts;
+  int next;            /* next bit of alts */
 } CEval;
+
+enum { MAX_CHOICES = 6 };
+
+static int count_choices(const CNode *n) {
+  if (!n) return 0;
+  int k = n->kind == CK_CMPXCHG || n->kind == CK_ADDUNLESS || n->kind == CK_TRYLOCK ||
+          n->kind == CK_ISLOCKED || n->kind == CK_CAS;
+  k += count_choices(n->a) + count_choices(n->b) + count_choices(n->c) + count_choices(n->d);
+  return k;
+}
 
 static const char *const mo_names[] = {
     [MO_RLX] = "RLX", [MO_CON] = "CON", [MO_ACQ] = "ACQ",
@@ -38,13 +52,7 @@ static uint64_t tags_of(CEval *x, const CNode *n, int mo, bool access) {
   return access ? sem_tag(c, "NA") : 0;
 }
 
-static int choose2(CEval *x, const CNode *n) {
-  if (x->chose)
-    sem_error(x->c, "a statement may contain only one operation that can fail");
-  x->chose = true;
-  (void)n;
-  return sem_choose(x->c, 2);
-}
+static int choose2(CEval *x) { return (int)(x->alts >> x->next++ & 1); }
 
 static SymOp sym_op(int op) {
   switch (op) {
@@ -121,7 +129,7 @@ static SVal eval_rmw(CEval *x, const CNode *n) {
   }
   case CK_CMPXCHG: {
     SVal v = eval(x, n->b), w = eval(x, n->c);
-    int alt = choose2(x, n);
+    int alt = choose2(x);
     SVal old = rmw_read(x, n, addr);
     if (alt == 0) {
       sem_assume(c, sem_op(c, S_EQ, old, v));
@@ -133,7 +141,7 @@ static SVal eval_rmw(CEval *x, const CNode *n) {
   }
   case CK_ADDUNLESS: {
     SVal v = eval(x, n->b), u = eval(x, n->c);
-    int alt = choose2(x, n);
+    int alt = choose2(x);
     SVal old = rmw_read(x, n, addr);
     if (alt == 0) {
       sem_assume(c, sem_op(c, S_NE, old, u));
@@ -147,7 +155,7 @@ static SVal eval_rmw(CEval *x, const CNode *n) {
     SVal pexp = eval(x, n->b), d = eval(x, n->c);
     SVal expected = sem_load(c, pexp, 4, sem_tag(c, "NA"));
     sem_order_after(c, expected);
-    if (choose2(x, n) == 0) {
+    if (choose2(x) == 0) {
       int ev;
       SVal old = c11_rmw(x, n, addr, n->mo, &ev);
       sem_assume(c, sem_op(c, S_EQ, old, expected));
@@ -160,7 +168,7 @@ static SVal eval_rmw(CEval *x, const CNode *n) {
     return sem_int(c, 0);
   }
   case CK_TRYLOCK:
-    if (choose2(x, n) == 0) {
+    if (choose2(x) == 0) {
       sem_order_after(c, lock_event(x, addr, "LKR"));
       lock_event(x, addr, "LKW");
       return sem_int(c, 1);
@@ -168,7 +176,7 @@ static SVal eval_rmw(CEval *x, const CNode *n) {
     lock_event(x, addr, "LF");
     return sem_int(c, 0);
   case CK_ISLOCKED:
-    if (choose2(x, n) == 0) {
+    if (choose2(x) == 0) {
       lock_event(x, addr, "RL");
       return sem_int(c, 1);
     }
@@ -247,6 +255,9 @@ static void exec_stmt(CEval *x, const CNode *n) {
     lock_event(x, addr, "LKW");
     return;
   }
+  case CK_MTXLOCK:
+    sem_lock_event(c, eval(x, n->a), sem_tag(c, "LS") | sem_tag(c, "LK"));
+    return;
   case CK_UNLOCK:
     lock_event(x, eval(x, n->a), "UL");
     return;
@@ -263,7 +274,11 @@ static void exec_stmt(CEval *x, const CNode *n) {
 
 static void exec_c(SemCtx *c, const Instr *ins) {
   const CInstr *ci = (const CInstr *)ins;
-  CEval x = {c, false};
+  CEval x = {c, 0, 0};
+  int k = ins->op == COP_STMT || ins->op == COP_BRANCHZ ? count_choices(ci->node) : 0;
+  if (k > MAX_CHOICES)
+    sem_error(c, "a statement may contain at most %d operations that can fail", MAX_CHOICES);
+  if (k) x.alts = (unsigned)sem_choose(c, 1 << k);
   switch (ins->op) {
   case COP_STMT:
     exec_stmt(&x, ci->node);

@@ -47,6 +47,10 @@ static uint64_t pack(StateSet *s, Val v) {
   return (uint64_t)s->nbig++ << 2 | 3;
 }
 
+static Val unpack(const StateSet *s, uint64_t k);
+
+Val stateset_value(const StateSet *s, uint64_t key) { return unpack(s, key); }
+
 static Val unpack(const StateSet *s, uint64_t k) {
   int64_t hi = (int64_t)k >> 34; /* arithmetic: keeps the sign */
   switch (k & 3) {

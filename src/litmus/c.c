@@ -36,7 +36,12 @@ typedef struct CParser {
   CTok *toks;
   int ntoks, cap, i;
   bool in_def;         /* names are macro parameters, not registers */
+  int depth;           /* nesting of expressions and statements */
 } CParser;
+
+/* Nesting bound: keeps the recursive parser, expander and evaluator off
+ * the end of the stack on hostile inputs. */
+enum { MAX_NESTING = 500 };
 
 static CR_NORETURN CR_PRINTF(3, 4) void cfail(CParser *p, SrcPos pos,
                                               const char *fmt, ...) {
@@ -180,36 +185,30 @@ static bool is_type_word(CParser *p, int k) {
   return n > 2 && strcmp(t->s + n - 2, "_t") == 0;
 }
 
-/* Type words and stars; returns the number of '*' and prints the base
- * type as hash.md §6 wants it into `out` (may be NULL). */
-static int parse_type(CParser *p, StrBuf *out) {
+/* Type words and stars; returns the number of '*' and, when out is not
+ * NULL, the base type printed as hash.md §6 wants it (arena strings: a
+ * syntax error may leave at any point). */
+static int parse_type(CParser *p, const char **out) {
   bool is_atomic = false, is_volatile = false, is_const = false;
-  StrBuf base;
-  sb_init(&base);
+  const char *base = NULL;
   while (is_type_word(p, 0)) {
     const char *w = next(p)->s;
     if (!strcmp(w, "_Atomic")) is_atomic = true;
     else if (!strcmp(w, "volatile")) is_volatile = true;
     else if (!strcmp(w, "const")) is_const = true;
-    else if (!strcmp(w, "atomic_int")) is_atomic = true, sb_puts(&base, base.len ? " int" : "int");
     else {
-      if (base.len) sb_putc(&base, ' ');
-      sb_puts(&base, w);
-      if (!strcmp(w, "struct") && peek(p, 0)->kind == CT_NAME) {
-        sb_putc(&base, ' ');
-        sb_puts(&base, next(p)->s);
-      }
+      if (!strcmp(w, "atomic_int")) is_atomic = true, w = "int";
+      if (!strcmp(w, "struct") && peek(p, 0)->kind == CT_NAME)
+        w = arena_printf(p->a, "struct %s", next(p)->s);
+      base = base ? arena_printf(p->a, "%s %s", base, w) : w;
     }
   }
   int stars = 0;
   while (accept(p, "*")) stars++;
-  if (out) {
-    if (is_atomic) sb_puts(out, "_Atomic ");
-    if (is_volatile) sb_puts(out, "volatile ");
-    sb_puts(out, base.len ? base.s : "int");
-    if (is_const) sb_puts(out, " const");
-  }
-  sb_free(&base);
+  if (out)
+    *out = arena_printf(p->a, "%s%s%s%s", is_atomic ? "_Atomic " : "",
+                        is_volatile ? "volatile " : "", base ? base : "int",
+                        is_const ? " const" : "");
   return stars;
 }
 
@@ -315,7 +314,17 @@ static CNode *primary(CParser *p) {
   unexpected(p, "an expression");
 }
 
+static CNode *unary1(CParser *p);
+
 static CNode *unary(CParser *p) {
+  if (++p->depth > MAX_NESTING)
+    cfail(p, peek(p, 0)->pos, "expression nested too deeply");
+  CNode *n = unary1(p);
+  p->depth--;
+  return n;
+}
+
+static CNode *unary1(CParser *p) {
   CTok *t = peek(p, 0);
   if (accept(p, "*")) {
     CNode *n = mk(p, CK_DEREF, t->pos);
@@ -368,7 +377,9 @@ enum { BIN_LEVELS = 9 };
 static CNode *binary(CParser *p, int level) {
   if (level == BIN_LEVELS) return unary(p);
   CNode *l = binary(p, level + 1);
-  for (;;) {
+  for (int chain = 0;; chain++) {
+    if (p->depth + chain > MAX_NESTING)
+      cfail(p, peek(p, 0)->pos, "expression nested too deeply");
     CTok *t = peek(p, 0);
     int found = -1;
     if (t->kind == CT_PUNCT)
@@ -434,7 +445,17 @@ static CNode *decl(CParser *p) {
   return blk;
 }
 
+static CNode *stmt1(CParser *p);
+
 static CNode *stmt(CParser *p) {
+  if (++p->depth > MAX_NESTING)
+    cfail(p, peek(p, 0)->pos, "statement nested too deeply");
+  CNode *n = stmt1(p);
+  p->depth--;
+  return n;
+}
+
+static CNode *stmt1(CParser *p) {
   CTok *t = peek(p, 0);
   if (is_p(p, 0, "{")) return block(p);
   if (accept(p, ";")) return mk(p, CK_SKIP, t->pos);
@@ -501,19 +522,15 @@ static void parse_thread(CParser *p, CCode *c) {
   expect(p, "(");
   if (!is_p(p, 0, ")")) {
     do {
-      StrBuf ty;
-      sb_init(&ty);
+      const char *ty;
       int stars = parse_type(p, &ty);
       CTok *nt = peek(p, 0);
       if (nt->kind != CT_NAME || nt->ann) unexpected(p, "a parameter name");
-      if (stars < 1) {
-        sb_free(&ty);
-        cfail(p, nt->pos, "type error: parameter %s must be a pointer", nt->s);
-      }
+      if (stars < 1) cfail(p, nt->pos, "type error: parameter %s must be a pointer", nt->s);
+      if (stars > 8) cfail(p, nt->pos, "type error: too many pointer levels");
       next(p);
-      for (int k = 0; k < stars; k++) sb_putc(&ty, '*');
-      CParam pm = {arena_strdup(p->a, nt->s), arena_strdup(p->a, ty.s), c_reg(p->t, nt->s)};
-      sb_free(&ty);
+      CParam pm = {nt->s, arena_printf(p->a, "%s%.*s", ty, stars, "********"),
+                   c_reg(p->t, nt->s)};
       APUSH(p->a, th.params, th.nparams, cap, pm);
     } while (accept(p, ","));
   }
@@ -530,7 +547,7 @@ void c_parse_code(Test *t, Err *err, const char *text, size_t start,
                   size_t end, SrcPos pos) {
   if (!t->c) c_begin(t);
   CCode *c = t->c;
-  CParser p = {t, &t->arena, err, text, NULL, 0, 0, 0, false};
+  CParser p = {t, &t->arena, err, text, NULL, 0, 0, 0, false, 0};
   c_lex(&p, start, end, pos);
   while (peek(&p, 0)->kind != CT_EOF) parse_thread(&p, c);
   if (c->nthreads == 0) cfail(&p, pos, "syntax error: no thread function");
@@ -566,7 +583,10 @@ typedef struct Expander {
   Macro *m;
   int nm, cap;
   int depth;
+  long nodes;          /* copied by macro substitution, bounded */
 } Expander;
+
+enum { MAX_EXPANDED_NODES = 200000 };
 
 static void parse_defs(Expander *x, CParser *p) {
   while (peek(p, 0)->kind != CT_EOF) {
@@ -604,21 +624,24 @@ static const Macro *find_macro(const Expander *x, const char *name, int nargs) {
 }
 
 /* A copy of body with parameters replaced by arguments. */
-static CNode *subst(CParser *p, const CNode *n, const Macro *m, CNode **args, SrcPos pos) {
+static CNode *subst(Expander *x, const CNode *n, const Macro *m, CNode **args, SrcPos pos) {
+  CParser *p = x->p;
   if (!n) return NULL;
   if (n->kind == CK_NAME)
     for (int i = 0; i < m->nparams; i++)
       if (!strcmp(n->name, m->params[i])) return args[i];
+  if (++x->nodes > MAX_EXPANDED_NODES)
+    cfail(p, pos, "macro expansion too large");
   CNode *c = ARENA_NEW(p->a, CNode);
   *c = *n;
   c->pos = pos;
-  c->a = subst(p, n->a, m, args, pos);
-  c->b = subst(p, n->b, m, args, pos);
-  c->c = subst(p, n->c, m, args, pos);
-  c->d = subst(p, n->d, m, args, pos);
+  c->a = subst(x, n->a, m, args, pos);
+  c->b = subst(x, n->b, m, args, pos);
+  c->c = subst(x, n->c, m, args, pos);
+  c->d = subst(x, n->d, m, args, pos);
   if (n->nkids) {
     c->kids = ARENA_NEWN(p->a, CNode *, n->nkids);
-    for (int i = 0; i < n->nkids; i++) c->kids[i] = subst(p, n->kids[i], m, args, pos);
+    for (int i = 0; i < n->nkids; i++) c->kids[i] = subst(x, n->kids[i], m, args, pos);
   }
   return c;
 }
@@ -815,6 +838,13 @@ static CNode *builtin_stmt(Expander *x, CNode *c) {
     if (c->nkids > 1) n->b = xexpr(x, c->kids[1]);
     return n;
   }
+  if (!strcmp(s, "lock") || !strcmp(s, "mtx_lock") || !strcmp(s, "unlock") ||
+      !strcmp(s, "mtx_unlock")) {
+    arity(x, c, 1, 1);
+    n = mk_internal(x, strstr(s, "unlock") ? CK_UNLOCK : CK_MTXLOCK, c);
+    n->a = xexpr(x, c->kids[0]);
+    return n;
+  }
   if (!strcmp(s, "atomic_store_explicit")) {
     arity(x, c, 3, 3);
     n = mk_internal(x, CK_STORE, c);
@@ -883,7 +913,7 @@ static CNode *xexpr(Expander *x, CNode *n) {
     if (m) {
       if (m->is_stmt)
         type_error(x, n, "this macro is a statement, not an expression");
-      r = xexpr(x, subst(x->p, m->body, m, n->kids, n->pos));
+      r = xexpr(x, subst(x, m->body, m, n->kids, n->pos));
     } else {
       r = builtin_expr(x, n);
       if (!r) {
@@ -931,7 +961,7 @@ static CNode *xstmt(Expander *x, CNode *n) {
       const Macro *m = macro_for(x, n->a);
       CNode *r;
       if (m && m->is_stmt) {
-        r = xstmt(x, subst(x->p, m->body, m, n->a->kids, n->a->pos));
+        r = xstmt(x, subst(x, m->body, m, n->a->kids, n->a->pos));
       } else if (!m && (r = builtin_stmt(x, n->a)) != NULL) {
       } else {
         c->a = xexpr(x, n->a);
@@ -1023,8 +1053,8 @@ static void lower(Lower *l, const CNode *n) {
 
 void c_expand(Test *t, const char *def_path, const char *def_text, Err *err) {
   CCode *c = t->c;
-  CParser dp = {t, &t->arena, err, def_text, NULL, 0, 0, 0, true};
-  Expander x = {&dp, NULL, 0, 0, 0};
+  CParser dp = {t, &t->arena, err, def_text, NULL, 0, 0, 0, true, 0};
+  Expander x = {&dp, NULL, 0, 0, 0, 0};
   if (def_text) {
     SrcPos pos = {arena_strdup(&t->arena, def_path), 1, 1};
     c_lex(&dp, 0, strlen(def_text), pos);

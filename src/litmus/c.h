@@ -45,8 +45,9 @@ typedef enum CKind {
   CK_STORE,     /* __store{A}(*x,v) / atomic_store_explicit(x,v,mo) */
   CK_FENCE,     /* __fence{A} / atomic_thread_fence(mo) */
   CK_ATOMICOP,  /* __atomic_op{A}(x,op,v) */
-  CK_LOCK,      /* __lock(x) / lock(x) */
-  CK_UNLOCK,    /* __unlock(x) */
+  CK_LOCK,      /* __lock(x): Linux spin_lock */
+  CK_MTXLOCK,   /* lock(x), mtx_lock(x): C11 mutex, always succeeds */
+  CK_UNLOCK,    /* __unlock(x), unlock(x), mtx_unlock(x) */
   CK_SRCU,      /* __srcu{A}(x[,v]) */
   CK_BLOCK,     /* { kids } */
   CK_IF,        /* if (a) b [else c] */

@@ -75,6 +75,7 @@ typedef struct DotNode {
   const char *instr;         /* as herd prints it, or NULL */
   const char *loc;           /* memory events: the location */
   int col_y;                 /* columns: rank from the top of its thread */
+  bool data;                 /* shown with " (data)" (data ports, C loads) */
 } DotNode;
 
 typedef enum DotEdgeKind {
@@ -110,8 +111,10 @@ typedef struct DotRun {
   uint64_t nshown;
 } DotRun;
 
-/* Capture sink (ctx: the DotRun), see dot_select.c. */
+/* Capture sink (ctx: the DotRun), see dot_select.c; then the executions
+ * in herd's order. */
 void dot_sink(void *ctx, const ExecView *v);
+void dot_sort_execs(DotRun *r);
 /* Whether -show selects an execution whose condition is cond_true. */
 bool dot_selects(const DotOpts *o, const Program *p, bool cond_true);
 /* Transitive reduction r \ (r ; r+), into out (dimension d). */

@@ -87,6 +87,8 @@ static bool render(const DotRun *r, const char *base, char **msg) {
       snprintf(what, sizeof what, "%s needs graphviz's `%s`", fmt, cmd);
       *msg = msgf("%s: error: -graph-format %s command, which was not found (install graphviz, "
                   "or use -graph-format dot)", in, what);
+      unlink(in); /* nothing to look at: the .dot file of the test stays */
+      unlink(errp);
       ok = false;
     } else if (rc != 0) {
       *msg = msgf("%s: error: graphviz failed (see %s)", in, errp);
@@ -129,6 +131,7 @@ bool dot_run(Program *p, const CProg *prog, const EngineOpts *eo, const DotOpts 
   }
   arena_free(&a);
   if (ok) {
+    dot_sort_execs(r);
     mkdir(o->dir, 0777); /* may exist; fopen reports what matters */
     char *base = xmalloc(strlen(o->dir) + strlen(p->test->name) + 2);
     sprintf(base, "%s/%s", o->dir, p->test->name);

@@ -64,12 +64,50 @@ static void put_fence(const char *tag, StrBuf *b) {
   sb_puts(b, tag);
 }
 
+/* C accesses and fences as herd writes them: the memory order in
+ * parentheses, short ("R(Acq)[x]=1", "F(Sc)"), annotations in brackets
+ * ("W[ONCE][x]=1", "F[MB]"), an RMW as "RMW(Rel)[x](0>1)". */
+static void put_c_access(const ExecView *v, int e, StrBuf *b) {
+  static const char *const orders[][2] = {
+      {"RLX", "Rlx"}, {"CON", "Con"}, {"ACQ", "Acq"}, {"REL", "Rel"}, {"ACQ_REL", "AR"}, {"SC", "Sc"},
+  };
+  const Program *p = v->p;
+  const Event *ev = &v->es->ev[e];
+  bool rmw = (ev->flags & EV_MEM) == EV_MEM;
+  sb_puts(b, ev->flags & EV_FENCE ? "F" : rmw ? "RMW" : ev->flags & EV_R ? "R" : "W");
+  for (int t = 0; t < p->tags.count; t++) {
+    if (!(ev->tags >> t & 1)) continue;
+    const char *n = p->tags.names[t];
+    if (!strcmp(n, "A") || !strcmp(n, "NA") || !strcmp(n, "RMW")) continue;
+    const char *mo = NULL;
+    for (size_t i = 0; i < ARRAY_LEN(orders); i++)
+      if (!strcmp(n, orders[i][0])) mo = orders[i][1];
+    sb_printf(b, mo ? "(%s)" : "[%s]", mo ? mo : n);
+  }
+  if (ev->flags & EV_FENCE) return;
+  sb_putc(b, '[');
+  put_val(p, v->loc[e], b);
+  sb_putc(b, ']');
+  if (rmw) {
+    sb_putc(b, '(');
+    put_val(p, v->val[e], b);
+    sb_putc(b, '>');
+    put_val(p, v->wval[e], b);
+    sb_putc(b, ')');
+  } else {
+    sb_putc(b, '=');
+    put_val(p, v->val[e], b);
+  }
+}
+
 static const char *event_act(DotRun *r, const ExecView *v, int e) {
   const Program *p = v->p;
   const Event *ev = &v->es->ev[e];
   StrBuf b;
   sb_init(&b);
-  if (ev->flags & EV_MEM) {
+  if (p->test->arch == ARCH_C && (ev->flags & (EV_MEM | EV_FENCE)) && !(ev->flags & EV_INIT)) {
+    put_c_access(v, e, &b);
+  } else if (ev->flags & EV_MEM) {
     herd_print_access(v, e, &b);
   } else if (ev->flags & EV_FENCE) {
     int tag = ev->tags ? __builtin_ctzll(ev->tags) : -1;
@@ -80,7 +118,6 @@ static const char *event_act(DotRun *r, const ExecView *v, int e) {
     sb_printf(&b, "%s%d:%s=", ev->flags & EV_RREG ? "R" : "W", ev->thread,
               p->ops && p->ops->reg_name ? p->ops->reg_name(ev->reg) : "?");
     put_val(p, v->val[e], &b);
-    if (ev->flags & EV_DATAPORT) sb_puts(&b, " (data)");
   } else if (ev->flags & EV_CUTOFF) {
     sb_puts(&b, "Cutoff");
   }
@@ -303,6 +340,9 @@ static void make_nodes(Builder *b, DotExec *x, const int *eiid, const char **loc
     b->node[e] = i;
     nd->eiid = eiid[e];
     nd->act = event_act(r, v, e);
+    /* herd marks data ports, and in C every load (its value is data) */
+    nd->data = (ev->flags & EV_DATAPORT) ||
+               (v->p->test->arch == ARCH_C && (ev->flags & EV_MEM) == EV_R && !(ev->flags & EV_INIT));
     nd->proc = ev->flags & EV_INIT ? -1 : ev->thread;
     nd->instr = ev->flags & EV_INIT ? NULL : event_instr(r, v->p, ev, &nd->poi);
     nd->loc = ev->flags & EV_MEM ? arena_strdup(&r->arena, locname[e]) : NULL;
@@ -413,8 +453,8 @@ static void capture(DotRun *r, const ExecView *v) {
   for (int a = 0; a < n; a++)
     for (int c = 0; c < n; c++)
       if (b.node[a] >= 0 && b.node[c] >= 0) {
-        if (rel_get(f, es->iico_data, a, c)) add_edge(&b, a, c, "iico", DOT_E_IICO);
-        if (rel_get(f, es->iico_ctrl, a, c)) add_edge(&b, a, c, "iico_control", DOT_E_IICO_CTRL);
+        if (rel_get(f, es->iico_data, a, c)) add_edge(&b, a, c, "iico_data", DOT_E_IICO);
+        if (rel_get(f, es->iico_ctrl, a, c)) add_edge(&b, a, c, "iico_ctrl", DOT_E_IICO_CTRL);
       }
 
   /* the relations shown, reduced unless -showraw */
@@ -510,8 +550,10 @@ static int *exec_key(const ExecView *v, int *nkey) {
   number_events(v, locname, eiid);
   int *key = xmalloc(sizeof(int) * (size_t)(es->nthreads + 2 * n + 2));
   int k = 0;
-  /* corral explores a branch taken first, herd falls through first */
-  for (int t = 0; t < es->nthreads; t++) key[k++] = -es->path_index[t];
+  /* corral explores a branch taken first, herd falls through first; in
+   * C, corral's branch skips the `if` body, which herd also tries first */
+  bool in_c = v->p->test->arch == ARCH_C;
+  for (int t = 0; t < es->nthreads; t++) key[k++] = in_c ? es->path_index[t] : -es->path_index[t];
   for (int i = 0; i < es->nreads; i++) {
     int rd = es->reads[i];
     int w = -1;
@@ -577,7 +619,8 @@ static void capture_ordered(DotRun *r, const ExecView *v) {
   capture(r, v);
   vec_last(r->execs).key = key;
   vec_last(r->execs).nkey = nkey;
-  /* in order */
+  if (!r->o->nshow) return; /* dot_sort_execs puts them in order at the end */
+  /* in order: a few executions */
   for (int i = r->execs.len - 1; i > 0; i--) {
     DotExec *x = r->execs.data;
     if (key_cmp(x[i - 1].key, x[i - 1].nkey, x[i].key, x[i].nkey) <= 0) break;
@@ -585,6 +628,15 @@ static void capture_ordered(DotRun *r, const ExecView *v) {
     x[i] = x[i - 1];
     x[i - 1] = t;
   }
+}
+
+static int exec_cmp(const void *a, const void *b) {
+  const DotExec *x = a, *y = b;
+  return key_cmp(x->key, x->nkey, y->key, y->nkey);
+}
+
+void dot_sort_execs(DotRun *r) {
+  if (r->execs.len > 1) qsort(r->execs.data, (size_t)r->execs.len, sizeof(DotExec), exec_cmp);
 }
 
 /* -dumpes: one graph per event structure (with the values of the first

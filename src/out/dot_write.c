@@ -34,6 +34,7 @@ static bool style_of(const char *label, EdgeStyle *out) {
       {" rf ", "red"},
       {" vo: seq ", "magenta"},
       {" po po: iico iico_data CY ", "black"},
+      {" iico_ctrl ", "grey"},
       {" grf A/B: ppo-ext: ppoext membar: poloc w*w* ppo-direct ", "brown"},
       {" ppo-sela ", "#00b000"},
       {" fr ", "#ffa040"},
@@ -210,6 +211,7 @@ static void node_label(const W *w, const DotNode *n, StrBuf *b) {
   sb_puts(b, ": ");
   escaped(b, n->act);
   if (w->o->squished) return;
+  if (n->data) sb_puts(b, " (data)");
   sb_puts(b, "\\l");
   if (n->proc < 0) {
     sb_puts(b, "Init");
@@ -295,9 +297,11 @@ static void thread_prelude(const W *w, int proc) {
   } else if (w->o->layout == DOT_COLUMNS && w->o->showthread) {
     sb_printf(b, "proc%d_label_node [shape=none", proc);
     fontsize_attr(w, ',');
-    sb_printf(b, ", label=\"Thread %d\", pos=\"%f,%f!\", fixedsize=%s, width=%f, height=%f]\n", proc,
-              w->xscale * (double)proc + 1.0, w->yscale * (w->maxy + 0.6),
-              w->place ? "false" : "true", w->xscale * 0.65, w->yscale * 0.25);
+    /* herd fixes the size, too small for the label at the default scale:
+     * graphviz warns.  We let the label widen the node. */
+    sb_printf(b, ", label=\"Thread %d\", pos=\"%f,%f!\", fixedsize=false, width=%f, height=%f]\n",
+              proc, w->xscale * (double)proc + 1.0, w->yscale * (w->maxy + 0.6),
+              w->xscale * 0.65, w->yscale * 0.25);
   }
 }
 

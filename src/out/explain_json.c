@@ -20,17 +20,9 @@
 #include <string.h>
 
 #include "explain.h"
+#include "json.h"
 
-static void str(StrBuf *b, const char *s) {
-  sb_putc(b, '"');
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') sb_printf(b, "\\%c", c);
-    else if (c < 0x20) sb_printf(b, "\\u%04x", c);
-    else sb_putc(b, (char)c);
-  }
-  sb_putc(b, '"');
-}
+static void str(StrBuf *b, const char *s) { json_string(b, s); }
 
 static const char *nm(const ExExec *ex, int e) { return ex->ev[e].name; }
 

@@ -57,43 +57,71 @@ static int flag_cmp(const void *a, const void *b) {
   return strcmp(x, y);
 }
 
-void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
-                StrBuf *out) {
+const char *herd_kind(const Program *p) {
   const Test *t = p->test;
   Quant q = t->has_cond ? t->quant : Q_FORALL;
-  sb_printf(out, "Test %s %s\n", t->name,
-            q == Q_EXISTS ? "Allowed" : q == Q_NOT_EXISTS ? "Forbidden" : "Required");
-  sb_printf(out, "States %d\n", o->nstates);
-  Val *st = xmalloc(sizeof(Val) * (size_t)(p->ndisp + 1));
-  for (int i = 0; i < o->nstates; i++) {
-    outcome_state(o, i, st);
-    for (int k = 0; k < p->ndisp; k++) {
-      if (k) sb_putc(out, ' ');
-      sb_puts(out, p->disp[k].name);
-      sb_putc(out, '=');
-      herd_print_value(p, &p->disp[k], st[k], opt->hexa, out);
-      sb_putc(out, ';');
-    }
-    sb_putc(out, '\n');
-  }
-  free(st);
+  return q == Q_EXISTS ? "Allowed" : q == Q_NOT_EXISTS ? "Forbidden" : "Required";
+}
+
+const char *herd_result(const Program *p, const Outcome *o) {
+  const Test *t = p->test;
+  Quant q = t->has_cond ? t->quant : Q_FORALL;
   bool ok = q == Q_EXISTS ? o->pos > 0 : q == Q_NOT_EXISTS ? o->pos == 0 : o->neg == 0;
-  bool undef = (o->flags & 1) != 0;
-  sb_printf(out, "%s%s\n", o->loop ? "Loop " : "", undef ? "Undef" : ok ? "Ok" : "No");
-  uint64_t P = q == Q_NOT_EXISTS ? o->neg : o->pos;
-  uint64_t N = q == Q_NOT_EXISTS ? o->pos : o->neg;
-  sb_printf(out, "Witnesses\nPositive: %" PRIu64 " Negative: %" PRIu64 "\n", P, N);
-  const char *names[64];
+  return (o->flags & 1) ? "Undef" : ok ? "Ok" : "No";
+}
+
+void herd_witnesses(const Program *p, const Outcome *o, uint64_t *P, uint64_t *N) {
+  bool swap = p->test->has_cond && p->test->quant == Q_NOT_EXISTS;
+  *P = swap ? o->neg : o->pos;
+  *N = swap ? o->pos : o->neg;
+}
+
+const char *herd_observation(const Outcome *o) {
+  return o->pos == 0 ? "Never" : o->neg == 0 ? "Always" : "Sometimes";
+}
+
+int herd_flags(const Outcome *o, const HerdPrintOpts *opt, const char **names) {
   int nf = 0;
   for (int i = 0; i < opt->nflags && i < 64; i++)
     if (o->flags & ((uint64_t)1 << i)) names[nf++] = opt->flag_names[i];
   qsort(names, (size_t)nf, sizeof(char *), flag_cmp);
+  return nf;
+}
+
+void herd_state(const Program *p, const Val *st, bool hexa, StrBuf *out) {
+  for (int k = 0; k < p->ndisp; k++) {
+    if (k) sb_putc(out, ' ');
+    sb_puts(out, p->disp[k].name);
+    sb_putc(out, '=');
+    herd_print_value(p, &p->disp[k], st[k], hexa, out);
+    sb_putc(out, ';');
+  }
+}
+
+void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
+                StrBuf *out) {
+  const Test *t = p->test;
+  sb_printf(out, "Test %s %s\n", t->name, herd_kind(p));
+  sb_printf(out, "States %d\n", o->nstates);
+  Val *st = xmalloc(sizeof(Val) * (size_t)(p->ndisp + 1));
+  for (int i = 0; i < o->nstates; i++) {
+    outcome_state(o, i, st);
+    herd_state(p, st, opt->hexa, out);
+    sb_putc(out, '\n');
+  }
+  free(st);
+  sb_printf(out, "%s%s\n", o->loop ? "Loop " : "", herd_result(p, o));
+  uint64_t P, N;
+  herd_witnesses(p, o, &P, &N);
+  sb_printf(out, "Witnesses\nPositive: %" PRIu64 " Negative: %" PRIu64 "\n", P, N);
+  const char *names[64];
+  int nf = herd_flags(o, opt, names);
   for (int i = 0; i < nf; i++) sb_printf(out, "Flag %s\n", names[i]);
   sb_puts(out, "Condition ");
   print_condition(t, opt->hexa, out);
   sb_putc(out, '\n');
-  const char *obs = o->pos == 0 ? "Never" : o->neg == 0 ? "Always" : "Sometimes";
-  sb_printf(out, "Observation %s %s %" PRIu64 " %" PRIu64 "\n", t->name, obs, o->pos, o->neg);
+  sb_printf(out, "Observation %s %s %" PRIu64 " %" PRIu64 "\n", t->name, herd_observation(o),
+            o->pos, o->neg);
   if (opt->show_time) sb_printf(out, "Time %s %0.2f\n", t->name, opt->seconds);
   if (opt->candidates)
     sb_printf(out, "Candidates %s %" PRIu64 "\n", t->name, o->candidates);
@@ -125,12 +153,7 @@ void herd_print_access(const ExecView *v, int e, StrBuf *b) {
 const char *herd_state_text(const Program *p, const Val *state, Arena *a) {
   StrBuf b;
   sb_init(&b);
-  for (int k = 0; k < p->ndisp; k++) {
-    if (k) sb_putc(&b, ' ');
-    sb_printf(&b, "%s=", p->disp[k].name);
-    herd_print_value(p, &p->disp[k], state[k], false, &b);
-    sb_putc(&b, ';');
-  }
+  herd_state(p, state, false, &b);
   const char *s = arena_strdup(a, sb_cstr(&b));
   sb_free(&b);
   return s;

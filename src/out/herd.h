@@ -18,6 +18,18 @@ typedef struct HerdPrintOpts {
 void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
                 StrBuf *out);
 
+/* The pieces of the block, for the other formats (json.c): "Allowed",
+ * "Forbidden" or "Required"; "Ok", "No" or "Undef"; the Witnesses
+ * counts (swapped for ~exists); "Never", "Sometimes" or "Always"; the
+ * raised flags' names, sorted (names holds 64); a state line without its
+ * newline. */
+const char *herd_kind(const Program *p);
+const char *herd_result(const Program *p, const Outcome *o);
+void herd_witnesses(const Program *p, const Outcome *o, uint64_t *P, uint64_t *N);
+const char *herd_observation(const Outcome *o);
+int herd_flags(const Outcome *o, const HerdPrintOpts *opt, const char **names);
+void herd_state(const Program *p, const Val *st, bool hexa, StrBuf *out);
+
 /* One value as in state lines, for the display location d. */
 void herd_print_value(const Program *p, const DispLoc *d, Val v, bool hexa,
                       StrBuf *out);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "exec/program.h"
+#include "litmus/c.h"
 #include "litmus/litmus.h"
 #include "out/cond.h"
 #include "out/hash.h"
@@ -31,6 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ErrJmp j;
     err_push(&err, &j);
     if (setjmp(j.jb) == 0) {
+      /* C tests: expand with no macro file (internal forms still work) */
+      if (t->c) c_expand(t, NULL, NULL, &err);
       Program *p = program_new(t, &err, 2);
       err_pop(&err, &j);
       program_free(p);

@@ -16,9 +16,12 @@ order), each with the same nodes (their label text) and the same labelled
 edges, ends named by their labels; layout aside (positions, colours,
 fonts, line order).  An edge written backwards with dir=back is the edge
 the other way; taillabel/headlabel count as the label, blanks around a
-label are layout.  A row whose test corral refuses with "... tests are not
+label are layout.  Each written file must also render with graphviz's
+`dot -Tsvg` without a warning (when graphviz is installed).  A row whose test corral refuses with "... tests are not
 supported" is reported as skipped, with that reason; it runs as soon as
-the architecture is supported.  Ends with "N passed, M failed, K skipped".
+the architecture is supported; so is a row whose graphs differ while corral
+wrote nodes without their instruction text (C statements are not printed
+yet), until it does.  Ends with "N passed, M failed, K skipped".
 
 With --local, the rows are DIR/NAME.litmus (options in NAME.opts, expected
 graphs in NAME.dot), run with the library MODELS: our own regression
@@ -157,7 +160,30 @@ def run_row(args, row, tmp):
     with open(expected_path) as f:
         expected = f.read()
     diff = compare(expected, actual)
-    return ('passed', '') if diff is None else ('failed', diff)
+    if diff is not None and re.search(r'poi:\d+\\l"', actual):
+        # a node without its instruction: corral cannot print this
+        # language's code in labels yet (C statements); runs once it can
+        return 'skipped', 'corral does not print the code of %s tests in graph labels yet' % (
+            open(test).read().split(None, 1)[0])
+    if diff is not None:
+        return 'failed', diff
+    warn = render_warnings(os.path.join(out, dots[0]))
+    if warn:
+        return 'failed', 'graphviz: ' + warn
+    return 'passed', ''
+
+
+def render_warnings(path):
+    """What graphviz says rendering the file as SVG ('' if nothing, or
+    if graphviz is not installed)."""
+    try:
+        p = subprocess.run(['dot', '-Tsvg', '-o', os.devnull, path], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+    except FileNotFoundError:
+        return ''
+    if p.returncode != 0:
+        return 'exit %d: %s' % (p.returncode, p.stderr.strip())
+    return p.stderr.strip()
 
 
 def main():

@@ -21,9 +21,11 @@ static bool has(const char *text, const char *line) {
  * d: R[x]=0, initial writes e: W[y]=0 and f: W[x]=0. */
 static DotExec sb_exec(DotNode *n, DotEdge *e) {
   DotNode nodes[] = {
-      {5, "W[x]=0", -1, 0, NULL, "x", 0}, {4, "W[y]=0", -1, 0, NULL, "y", 0},
-      {0, "W[x]=1", 0, 0, "MOV [x],1", "x", 0}, {1, "R[y]=0", 0, 1, "MOV EAX,[y]", "y", 1},
-      {2, "W[y]=1", 1, 0, "MOV [y],1", "y", 0}, {3, "R[x]=0", 1, 1, "MOV EAX,[x]", "x", 1},
+      {5, "W[x]=0", -1, 0, NULL, "x", 0, false}, {4, "W[y]=0", -1, 0, NULL, "y", 0, false},
+      {0, "W[x]=1", 0, 0, "MOV [x],1", "x", 0, false},
+      {1, "R[y]=0", 0, 1, "MOV EAX,[y]", "y", 1, false},
+      {2, "W[y]=1", 1, 0, "MOV [y],1", "y", 0, false},
+      {3, "R[x]=0", 1, 1, "MOV EAX,[x]", "x", 1, false},
   };
   DotEdge edges[] = {
       {2, 3, "po", DOT_E_PO},  {4, 5, "po", DOT_E_PO},  {1, 3, "rf", DOT_E_RF},
@@ -57,7 +59,13 @@ static void test_cluster(void) {
   CHECK(has(t, "eiid3 -> eiid0 [label=\"fr\", color=\"#ffa040\", fontcolor=\"#ffa040\"];\n"));
   CHECK(has(t, "eiid5 -> eiid0 [label=\"co\", color=\"blue\", fontcolor=\"blue\"];\n"));
   CHECK(!has(t, "0:EAX=0")); /* herd's legend has no state */
+  CHECK(!has(t, "(data)"));
   CHECK(!has(t, "pos="));
+  sb_clear(&b);
+  n[3].data = true;
+  dot_write_exec(&o, "Test SB, Generic(TSO)", &x, false, &b);
+  CHECK(has(sb_cstr(&b), "[label=\"b: R[y]=0 (data)\\lproc:P0 poi:1\\lMOV EAX,[y]\""));
+  n[3].data = false;
   sb_clear(&b);
   dot_write_exec(&o, "Test SB, Generic(TSO)", &x, true, &b);
   CHECK(has(sb_cstr(&b), "label=\"Test SB, Generic(TSO)\\n0:EAX=0; 1:EAX=0;\";"));
@@ -190,6 +198,19 @@ static void test_end_to_end(void) {
     free(text);
   }
   corral_result_free(&r);
+  /* pictures without graphviz: a clear error, not a crash */
+  const char *saved = getenv("PATH");
+  char *keep = saved ? strdup(saved) : NULL;
+  setenv("PATH", "/nonexistent", 1);
+  CHECK_INT(corral_option(o, "-graph-format", "svg", &msg), 0);
+  CHECK(corral_run_file(o, "examples/SB.litmus", &r) != CORRAL_OK);
+  CHECK(r.diag && strstr(r.diag, ": error: -graph-format svg needs graphviz's `dot` command"));
+  corral_result_free(&r);
+  if (keep) setenv("PATH", keep, 1);
+  free(keep);
+  char side[160];
+  snprintf(side, sizeof side, "%s/SB.svg.dot", dir);
+  CHECK(access(side, F_OK) != 0); /* no leftovers */
   corral_options_free(o);
   unlink(path);
   rmdir(dir);
