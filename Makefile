@@ -5,6 +5,8 @@
 #                     public conformance corpus and herd7's graphs when
 #                     ../shared is present
 #   make check-asan   the same under AddressSanitizer + UBSan
+#   make check-valgrind  regression tests and the article suite under
+#                     valgrind memcheck (slow: not part of make test)
 #   make test-models  our models/ against the corpus (not in make test)
 #   make bench        benchmarks (bench/), printing figures
 #   make install      corral and models/ under PREFIX (default /usr/local)
@@ -36,7 +38,7 @@ CONFORM_SUITES ?= --suite article --suite x86 --suite ppc --suite linux --suite 
 CONFORM  = $(SHARED)/tools/conform
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all test unit regress conform graphs check-asan bench fuzz clean test-models install
+.PHONY: all test unit regress conform graphs check-asan check-valgrind bench fuzz clean test-models install
 
 all: $(BIN)
 
@@ -64,6 +66,7 @@ unit: $(UNIT_BIN) $(BIN)
 
 regress: $(BIN)
 	@tests/run-regress.sh ./$(BIN)
+	@tests/bad-table.sh --check README.md
 
 # The public corpus: run only when ../shared is there (CI has it).
 conform: $(BIN)
@@ -103,6 +106,10 @@ check-asan:
 	$(MAKE) BUILD=build-asan BIN=build-asan/corral \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  LDFLAGS="-fsanitize=address,undefined" test
+
+# memcheck on our regression tests and VALGRIND_SUITES of the corpus
+check-valgrind: $(BIN)
+	@tests/valgrind.sh ./$(BIN)
 
 # libFuzzer harnesses (clang), FUZZ_SECONDS each (default 60)
 fuzz:

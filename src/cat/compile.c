@@ -596,7 +596,8 @@ static void ins_one(Comp *c, const Ins *in, Scope *s, InsVec *out) {
   case I_INCLUDE: {
     if (!in->included) cerr(c, in->pos, "include \"%s\" was not loaded", in->str);
     if (++c->include_depth > 64)
-      cerr(c, in->pos, "include \"%s\": includes nested too deeply", in->str);
+      cerr(c, in->pos, "include \"%s\": includes nested too deeply (a file that includes itself?)",
+           in->str);
     ins_list(c, &in->included->body, s, out);
     c->include_depth--;
     return;

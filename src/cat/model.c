@@ -98,8 +98,9 @@ static CatFile *load_file(CatModel *m, const char *name, SrcPos from, Err *err) 
   char *text = read_file(path, &len);
   if (!text) err_raise(err, ERRK_IO, from, "cannot read %s", path);
   if (strlen(text) != len) {
+    SrcPos at = text_pos(path, text, strlen(text));
     free(text);
-    err_raise(err, ERRK_SYNTAX, (SrcPos){path, 1, 1}, "file contains a NUL byte");
+    err_raise(err, ERRK_SYNTAX, at, "file contains a NUL byte");
   }
   char *kept = arena_strdup(&m->arena, text);
   free(text);

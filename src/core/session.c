@@ -260,7 +260,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
   cfg.skipchecks = (const char *const *)o->skipchecks;
   cfg.nskipchecks = o->nskip;
   cfg.strictskip = o->strictskip;
-  const SrcPos where = {path, 0, 0};
+  const SrcPos where = {path, 1, 1}; /* the test as a whole: its header */
   ErrJmp j;
   err_push(&err, &j);
   if (setjmp(j.jb) != 0) {
@@ -415,7 +415,7 @@ corral_status corral_run_file(const corral_options *o, const char *path,
   err_init(&err);
   Test *t = NULL;
   if (strlen(text) != len) {
-    err.pos = (SrcPos){path, 0, 0};
+    err.pos = text_pos(path, text, strlen(text));
     sb_puts(&err.msg, "file contains a NUL byte");
     r->diag = format_err(&err);
     r->status = CORRAL_ETEST;

@@ -181,6 +181,10 @@ void err_excerpt(const Err *e, StrBuf *b);
 static inline void err_push(Err *e, ErrJmp *j) { j->prev = e->top; e->top = j; }
 static inline void err_pop(Err *e, ErrJmp *j) { e->top = j->prev; }
 
+/* The position of byte `off` of text, a file's contents (for errors
+ * found by scanning bytes rather than tokens). */
+SrcPos text_pos(const char *file, const char *text, size_t off);
+
 /* ---- files ---- */
 /* Read a whole file; returns NULL (and sets errno) on failure. */
 char *read_file(const char *path, size_t *len);
