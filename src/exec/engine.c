@@ -323,6 +323,12 @@ static bool over_limits(Engine *g) {
   if (g->o->timeout > 0 &&
       (double)(clock() - g->start) / CLOCKS_PER_SEC > g->o->timeout)
     return true;
+  if (g->o->cancel && __atomic_load_n(g->o->cancel, __ATOMIC_RELAXED)) return true;
+  if (g->o->deadline > 0) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    if ((double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 > g->o->deadline) return true;
+  }
   return false;
 }
 
