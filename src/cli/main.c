@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "corral.h"
+#include "serve/serve.h"
 
 #ifndef CORRAL_LIBDIR
 #define CORRAL_LIBDIR "/usr/local/share/corral/models"
@@ -82,6 +83,11 @@ static int add_list(Files *f, const char *list) {
 
 int main(int argc, char **argv) {
   char *libdir = default_libdir();
+  if (argc > 1 && !strcmp(argv[1], "serve")) {
+    int st = serve_main(argc - 1, argv + 1, libdir);
+    free(libdir);
+    return st;
+  }
   corral_options *o = corral_options_new(libdir);
   free(libdir);
   Files files = {0};
