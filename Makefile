@@ -25,10 +25,15 @@ BIN     ?= corral
 LIB_SRC := $(sort $(wildcard src/util/*.c src/rel/*.c src/litmus/*.c \
                              src/exec/*.c src/cat/*.c src/out/*.c src/core/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
+# corral serve (src/serve): libmicrohttpd; the page and examples/ are
+# embedded by a generated C file.
+SERVE_SRC := $(sort $(wildcard src/serve/*.c))
+SERVE_ASSETS := $(sort $(wildcard src/serve/page/*)) $(sort $(wildcard examples/*.litmus))
+SERVE_LIBS = -lmicrohttpd
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
-CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o) $(SERVE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/serve_assets.o
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libcorral.a
 
@@ -43,7 +48,17 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 all: $(BIN)
 
 $(BIN): $(CLI_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS) $(SERVE_LIBS)
+
+$(BUILD)/embed: src/serve/gen/embed.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+$(BUILD)/serve_assets.c: $(BUILD)/embed $(SERVE_ASSETS)
+	$(BUILD)/embed $(SERVE_ASSETS) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/serve_assets.o: $(BUILD)/serve_assets.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -114,6 +129,11 @@ check-valgrind: $(BIN)
 # libFuzzer harnesses (clang), FUZZ_SECONDS each (default 60)
 fuzz:
 	@tests/fuzz/run-fuzz.sh
+
+# corral serve in headless Chromium (playwright-core from npm) and a load
+# test; needs chromium, node and npm (see .ci/run).
+test-serve: $(BIN)
+	@tests/serve/run.sh ./$(BIN)
 
 bench: corral
 	@bench/run.sh ./corral
