@@ -74,7 +74,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 
-test: unit regress conform graphs
+test: unit regress graphs conform
 
 unit: $(UNIT_BIN) $(BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
