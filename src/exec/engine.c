@@ -532,12 +532,9 @@ static void choose_rf(Engine *g, int i) {
   if (g->out->limit_hit || g->halted) return;
   if (i == g->es->nreads) {
     /* Most rf choices may fail their path constraints and never reach
-     * choose_fw: look at the limits here too, now and then. */
-    if ((++g->rf_leaves & 4095) == 0 && over_limits(g)) {
-      if (!__atomic_load_n(&g->sh->stop, __ATOMIC_RELAXED)) {
-        g->out->limit_hit = true;
-        __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
-      }
+     * choose_fw: look at the limits at every leaf (over_limits reads the
+     * clock only every 256 calls). */
+    if (over_limits(g)) {
       g->halted = true; /* this search is over, whoever stopped it */
       return;
     }
