@@ -99,6 +99,31 @@ int herd_flags(const Outcome *o, const HerdPrintOpts *opt, const char **names) {
 }
 
 void herd_state(const Program *p, const Val *st, bool hexa, StrBuf *out) {
+  bool ints = !hexa;
+  for (int k = 0; k < p->ndisp && ints; k++) ints = st[k].kind == VAL_INT;
+  if (ints) {
+    /* the common line, printed by the hundred thousand: integers only,
+     * written in place after one reservation */
+    size_t cap = 0;
+    for (int k = 0; k < p->ndisp; k++) cap += strlen(p->disp[k].name) + 3 + 24;
+    sb_reserve(out, cap);
+    char *w = out->s + out->len;
+    for (int k = 0; k < p->ndisp; k++) {
+      if (k) *w++ = ' ';
+      size_t n = strlen(p->disp[k].name);
+      memcpy(w, p->disp[k].name, n);
+      w += n;
+      *w++ = '=';
+      char buf[24];
+      char *v = fmt_int(p, &p->disp[k], st[k].num, buf + sizeof buf);
+      memcpy(w, v, (size_t)(buf + sizeof buf - v));
+      w += buf + sizeof buf - v;
+      *w++ = ';';
+    }
+    out->len = (size_t)(w - out->s);
+    out->s[out->len] = 0;
+    return;
+  }
   for (int k = 0; k < p->ndisp; k++) {
     if (k) sb_putc(out, ' ');
     sb_puts(out, p->disp[k].name);
@@ -114,36 +139,11 @@ void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
   sb_printf(out, "Test %s %s\n", t->name, herd_kind(p));
   sb_printf(out, "States %d\n", o->nstates);
   Val *st = xmalloc(sizeof(Val) * (size_t)(p->ndisp + 1));
-  /* a line of integers is built in one buffer: "name=value;" each */
-  size_t cap = 2;
-  for (int k = 0; k < p->ndisp; k++) cap += strlen(p->disp[k].name) + 3 + 24;
-  char *line = xmalloc(cap);
   for (int i = 0; i < o->nstates; i++) {
     outcome_state(o, i, st);
-    bool ints = !opt->hexa;
-    for (int k = 0; k < p->ndisp && ints; k++) ints = st[k].kind == VAL_INT;
-    if (!ints) {
-      herd_state(p, st, opt->hexa, out);
-      sb_putc(out, '\n');
-      continue;
-    }
-    char *w = line;
-    for (int k = 0; k < p->ndisp; k++) {
-      if (k) *w++ = ' ';
-      size_t n = strlen(p->disp[k].name);
-      memcpy(w, p->disp[k].name, n);
-      w += n;
-      *w++ = '=';
-      char buf[24];
-      char *v = fmt_int(p, &p->disp[k], st[k].num, buf + sizeof buf);
-      memcpy(w, v, (size_t)(buf + sizeof buf - v));
-      w += buf + sizeof buf - v;
-      *w++ = ';';
-    }
-    *w++ = '\n';
-    sb_putn(out, line, (size_t)(w - line));
+    herd_state(p, st, opt->hexa, out);
+    sb_putc(out, '\n');
   }
-  free(line);
   free(st);
   sb_printf(out, "%s%s\n", o->loop ? "Loop " : "", herd_result(p, o));
   uint64_t P, N;

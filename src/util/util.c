@@ -172,7 +172,7 @@ void sb_clear(StrBuf *b) {
   if (b->s) b->s[0] = 0;
 }
 
-static void sb_reserve(StrBuf *b, size_t extra) {
+void sb_reserve(StrBuf *b, size_t extra) {
   if (b->len + extra + 1 > b->cap) {
     size_t nc = b->cap ? b->cap * 2 : 64;
     while (nc < b->len + extra + 1) nc *= 2;

@@ -111,6 +111,8 @@ void sb_clear(StrBuf *b);
 void sb_putc(StrBuf *b, char c);
 void sb_puts(StrBuf *b, const char *s);
 void sb_putn(StrBuf *b, const char *s, size_t n);
+/* room for `extra` more bytes (and the NUL), to write into b->s directly */
+void sb_reserve(StrBuf *b, size_t extra);
 void sb_printf(StrBuf *b, const char *fmt, ...) CR_PRINTF(2, 3);
 void sb_vprintf(StrBuf *b, const char *fmt, va_list ap);
 const char *sb_cstr(StrBuf *b); /* always NUL-terminated, never NULL */
