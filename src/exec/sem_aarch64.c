@@ -93,7 +93,6 @@ static void write_back(SemCtx *c, const Operand *m, SVal addr) {
 
 static int access_size(const Instr *ins) { return 1 << AA_FLAG_SIZE(ins->flags); }
 
-static uint64_t tag(SemCtx *c, const char *name) { return sem_tag(c, name); }
 
 /* ---------------------------------------------------- plain and ordered */
 
@@ -130,7 +129,7 @@ static void store_excl(SemCtx *c, const Instr *ins, bool rel) {
   sem_assume(c, sem_op(c, S_EQ, a, resa));
   SVal addr = a;
   addr.deps |= resa.deps;
-  uint64_t tags = tag(c, "X") | (rel ? tag(c, "L") : 0);
+  uint64_t tags = sem_tag(c, "X") | (rel ? sem_tag(c, "L") : 0);
   SVal w = sem_store(c, addr, v, access_size(ins), tags);
   sem_ctrl_dep(c, w);
   wr_val(c, &o[0], cleared);
@@ -140,13 +139,13 @@ static void store_excl(SemCtx *c, const Instr *ins, bool rel) {
 
 static uint64_t read_tags(SemCtx *c, const Instr *ins, bool noret) {
   AAMo mo = AA_FLAG_MO(ins->flags);
-  if (noret) return tag(c, "NoRet") | tag(c, "X");
-  return tag(c, "X") | (mo == AA_MO_A || mo == AA_MO_AL ? tag(c, "A") : 0);
+  if (noret) return sem_tag(c, "NoRet") | sem_tag(c, "X");
+  return sem_tag(c, "X") | (mo == AA_MO_A || mo == AA_MO_AL ? sem_tag(c, "A") : 0);
 }
 
 static uint64_t write_tags(SemCtx *c, const Instr *ins) {
   AAMo mo = AA_FLAG_MO(ins->flags);
-  return tag(c, "X") | (mo == AA_MO_L || mo == AA_MO_AL ? tag(c, "L") : 0);
+  return sem_tag(c, "X") | (mo == AA_MO_L || mo == AA_MO_AL ? sem_tag(c, "L") : 0);
 }
 
 static SVal aop_value(SemCtx *c, AAAop op, SVal old, SVal v) {
@@ -209,7 +208,7 @@ static void cas(SemCtx *c, const Instr *ins) {
   AAMo mo = AA_FLAG_MO(ins->flags);
   uint64_t rtags = ok || writeback || noret
                        ? read_tags(c, ins, noret)
-                       : (mo == AA_MO_A || mo == AA_MO_AL ? tag(c, "A") : 0);
+                       : (mo == AA_MO_A || mo == AA_MO_AL ? sem_tag(c, "A") : 0);
   SVal old = sem_load(c, a, access_size(ins), rtags);
   SVal eq = sem_op(c, S_EQ, old, expect);
   SVal commit = sem_commit(c, eq, EV_PRED, 0);
@@ -300,18 +299,18 @@ static const char *const dsb_sets[] = {
 
 static void barrier(SemCtx *c, const Instr *ins) {
   const char *const *names = ins->op == AA_DMB ? dmb_sets : dsb_sets;
-  sem_fence(c, tag(c, names[ins->ops[0].imm]));
+  sem_fence(c, sem_tag(c, names[ins->ops[0].imm]));
 }
 
 static bool exec_memory(SemCtx *c, const Instr *ins) {
   switch ((AAOp)ins->op) {
   case AA_LDR: load(c, ins, 0, false); return true;
-  case AA_LDAR: load(c, ins, tag(c, "A"), false); return true;
-  case AA_LDAPR: load(c, ins, tag(c, "Q"), false); return true;
-  case AA_LDXR: load(c, ins, tag(c, "X"), true); return true;
-  case AA_LDAXR: load(c, ins, tag(c, "X") | tag(c, "A"), true); return true;
+  case AA_LDAR: load(c, ins, sem_tag(c, "A"), false); return true;
+  case AA_LDAPR: load(c, ins, sem_tag(c, "Q"), false); return true;
+  case AA_LDXR: load(c, ins, sem_tag(c, "X"), true); return true;
+  case AA_LDAXR: load(c, ins, sem_tag(c, "X") | sem_tag(c, "A"), true); return true;
   case AA_STR: store(c, ins, 0); return true;
-  case AA_STLR: store(c, ins, tag(c, "L")); return true;
+  case AA_STLR: store(c, ins, sem_tag(c, "L")); return true;
   case AA_STXR: store_excl(c, ins, false); return true;
   case AA_STLXR: store_excl(c, ins, true); return true;
   case AA_CAS: cas(c, ins); return true;
@@ -340,7 +339,7 @@ static void exec_aarch64(SemCtx *c, const Instr *ins) {
            o[1].sym);
     return;
   case AA_DMB: case AA_DSB: barrier(c, ins); return;
-  case AA_ISB: sem_fence(c, tag(c, "ISB")); return;
+  case AA_ISB: sem_fence(c, sem_tag(c, "ISB")); return;
   default: break;
   }
   sem_error(c, "AArch64 instruction '%s' is not implemented", ins->text);
