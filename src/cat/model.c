@@ -108,14 +108,14 @@ static CatFile *load_file(CatModel *m, const char *name, SrcPos from, Err *err) 
   size_t len;
   char *text = read_file(path, &len);
   if (!text) err_raise(err, ERRK_IO, from, "cannot read %s", path);
-  if (strlen(text) != len) {
-    SrcPos at = text_pos(path, text, strlen(text));
-    free(text);
-    err_raise(err, ERRK_SYNTAX, at, "file contains a NUL byte");
-  }
-  CatFile *f = parse_text(m, path, text, err);
+  /* in the model's arena: a syntax error jumps out of parse_text (and of
+   * the files it includes) and the text must not leak */
+  char *t = arena_alloc(&m->arena, len + 1);
+  memcpy(t, text, len + 1);
   free(text);
-  return f;
+  if (strlen(t) != len)
+    err_raise(err, ERRK_SYNTAX, text_pos(path, t, strlen(t)), "file contains a NUL byte");
+  return parse_text(m, path, t, err);
 }
 
 static CatModel *load(const char *model_path, const char *model_text,
