@@ -26,6 +26,7 @@
 
 #include "corral.h"
 #include "json.h"
+#include "out/json.h"
 #include "serve.h"
 
 extern char **environ;
@@ -196,8 +197,8 @@ static void put_state(StrBuf *b, const Line *l, bool header) {
     while (eq < semi && *eq != '=') eq++;
     if (!first) sb_puts(b, ",");
     first = false;
-    if (header) jb_strn(b, p, (size_t)(eq - p));
-    else jb_strn(b, eq < semi ? eq + 1 : eq, eq < semi ? (size_t)(semi - eq - 1) : 0);
+    if (header) json_string_n(b, p, (size_t)(eq - p));
+    else json_string_n(b, eq < semi ? eq + 1 : eq, eq < semi ? (size_t)(semi - eq - 1) : 0);
     p = semi + 1;
   }
   sb_puts(b, "]");
@@ -234,11 +235,11 @@ static void put_block_parts(StrBuf *b, const char *out) {
       sb_printf(b, ",\"positive\":%ld,\"negative\":%ld", pos, neg);
     } else if (starts(&l, "Condition ")) {
       sb_puts(b, ",\"condition\":");
-      jb_strn(b, l.s + 10, (size_t)(l.e - l.s - 10));
+      json_string_n(b, l.s + 10, (size_t)(l.e - l.s - 10));
     } else if (starts(&l, "Flag ")) {
       sb_puts(&flags, nflags ? "," : "");
       nflags = true;
-      jb_strn(&flags, l.s + 5, (size_t)(l.e - l.s - 5));
+      json_string_n(&flags, l.s + 5, (size_t)(l.e - l.s - 5));
     } else if (starts(&l, "Observation ")) {
       /* Observation NAME KIND P N */
       const char *w = l.s + 12;
@@ -247,7 +248,7 @@ static void put_block_parts(StrBuf *b, const char *out) {
         const char *k = sp + 1;
         const char *sp2 = memchr(k, ' ', (size_t)(l.e - k));
         sb_puts(b, ",\"observation\":");
-        jb_strn(b, k, (size_t)((sp2 ? sp2 : l.e) - k));
+        json_string_n(b, k, (size_t)((sp2 ? sp2 : l.e) - k));
       }
       break;
     }
@@ -308,9 +309,9 @@ static void put_errors(StrBuf *b, const char *diag) {
     sb_puts(b, "\"where\":");
     jb_str(b, where);
     sb_puts(b, ",\"file\":");
-    jb_strn(b, l.s, mark ? flen : 0);
+    json_string_n(b, l.s, mark ? flen : 0);
     sb_printf(b, ",\"line\":%ld,\"col\":%ld,\"severity\":\"%s\",\"message\":", line, col, sev);
-    jb_strn(b, msg, (size_t)(l.e - msg));
+    json_string_n(b, msg, (size_t)(l.e - msg));
     sb_puts(b, "}");
   }
   sb_puts(b, "]");
@@ -429,7 +430,7 @@ char *api_run(const ServeConfig *c, const char *body, size_t len, int *http_stat
   jb_str(&b, r.name);
   sb_puts(&b, ",\"output\":");
   const char *xp = explain_part(r.output);
-  if (r.output) jb_strn(&b, r.output, xp ? (size_t)(xp - r.output) : strlen(r.output));
+  if (r.output) json_string_n(&b, r.output, xp ? (size_t)(xp - r.output) : strlen(r.output));
   else sb_puts(&b, "null");
   sb_puts(&b, ",\"diag\":");
   jb_str(&b, r.diag);
@@ -484,7 +485,7 @@ char *api_info(const ServeConfig *c) {
     sb_puts(&b, "{\"path\":");
     jb_str(&b, p);
     sb_puts(&b, ",\"arch\":");
-    jb_strn(&b, (const char *)d, k);
+    json_string_n(&b, (const char *)d, k);
     sb_puts(&b, "}");
   }
   sb_printf(&b,

@@ -9,34 +9,17 @@
  */
 #include "json.h"
 
+#include "out/json.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------- output */
 
-void jb_strn(StrBuf *b, const char *s, size_t n) {
-  sb_putc(b, '"');
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    switch (c) {
-    case '"': sb_puts(b, "\\\""); break;
-    case '\\': sb_puts(b, "\\\\"); break;
-    case '\n': sb_puts(b, "\\n"); break;
-    case '\r': sb_puts(b, "\\r"); break;
-    case '\t': sb_puts(b, "\\t"); break;
-    default:
-      /* '<' escaped too: the text may be pasted into a page */
-      if (c < 0x20 || c == '<') sb_printf(b, "\\u%04x", c);
-      else sb_putc(b, (char)c);
-    }
-  }
-  sb_putc(b, '"');
-}
-
 void jb_str(StrBuf *b, const char *s) {
   if (!s) sb_puts(b, "null");
-  else jb_strn(b, s, strlen(s));
+  else json_string(b, s);
 }
 
 void jb_key(StrBuf *b, bool *first, const char *key) {

@@ -12,9 +12,9 @@
 
 #include "util/util.h"
 
-/* A JSON string literal (s may be NULL: null). */
+/* A JSON string literal (s may be NULL: null); the n bytes at s are
+ * json_string_n (out/json.h). */
 void jb_str(StrBuf *b, const char *s);
-void jb_strn(StrBuf *b, const char *s, size_t n);
 /* "key": — with a comma before it unless it opens the object. */
 void jb_key(StrBuf *b, bool *first, const char *key);
 
