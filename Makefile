@@ -5,6 +5,8 @@
 #                     public conformance corpus and herd7's graphs when
 #                     ../shared is present
 #   make check-asan   the same under AddressSanitizer + UBSan
+#   make check-valgrind  regression tests and the article suite under
+#                     valgrind memcheck (slow: not part of make test)
 #   make test-models  our models/ against the corpus (not in make test)
 #   make bench        benchmarks (bench/), printing figures
 #   make install      corral and models/ under PREFIX (default /usr/local)
@@ -23,25 +25,40 @@ BIN     ?= corral
 LIB_SRC := $(sort $(wildcard src/util/*.c src/rel/*.c src/litmus/*.c \
                              src/exec/*.c src/cat/*.c src/out/*.c src/core/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
+# corral serve (src/serve): libmicrohttpd; the page and examples/ are
+# embedded by a generated C file.
+SERVE_SRC := $(sort $(wildcard src/serve/*.c))
+SERVE_ASSETS := $(sort $(wildcard src/serve/page/*)) $(sort $(wildcard examples/*.litmus))
+SERVE_LIBS = -lmicrohttpd
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
-CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o) $(SERVE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/serve_assets.o
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libcorral.a
 
 SHARED  ?= ../shared
 # The suites corral passes today; the others join as their issues land.
-CONFORM_SUITES ?= --suite article --suite x86 --suite ppc --suite linux --suite c11 --suite c11-partialsc
+CONFORM_SUITES ?= --suite article --suite x86 --suite ppc --suite linux --suite c11 --suite c11-partialsc --suite aarch64 --suite sc
 CONFORM  = $(SHARED)/tools/conform
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all test unit regress conform graphs check-asan bench fuzz clean test-models install
+.PHONY: all test unit regress conform graphs check-asan check-valgrind bench fuzz clean test-models install
 
 all: $(BIN)
 
 $(BIN): $(CLI_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS) $(SERVE_LIBS)
+
+$(BUILD)/embed: src/serve/gen/embed.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+$(BUILD)/serve_assets.c: $(BUILD)/embed $(SERVE_ASSETS)
+	$(BUILD)/embed $(SERVE_ASSETS) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/serve_assets.o: $(BUILD)/serve_assets.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -57,13 +74,14 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 
-test: unit regress conform graphs
+test: unit regress graphs conform
 
 unit: $(UNIT_BIN) $(BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
 regress: $(BIN)
 	@tests/run-regress.sh ./$(BIN)
+	@tests/bad-table.sh --check README.md
 
 # The public corpus: run only when ../shared is there (CI has it).
 conform: $(BIN)
@@ -74,7 +92,8 @@ conform: $(BIN)
 
 # corral's own models (models/) against herd7's outputs with its library
 # models: one line per suite.  Not part of `make test` (several minutes).
-MODEL_SUITES ?= --suite x86 --suite article --suite ppc --suite riscv
+MODEL_SUITES ?= --suite x86 --suite article --suite ppc --suite riscv \
+                --suite linux --suite c11 --suite c11-partialsc
 test-models: $(BIN)
 	@if [ -x "$(CONFORM)" ]; then \
 	  $(CONFORM) --corpus $(SHARED)/conformance --bin ./$(BIN) --models models \
@@ -103,9 +122,18 @@ check-asan:
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  LDFLAGS="-fsanitize=address,undefined" test
 
+# memcheck on our regression tests and VALGRIND_SUITES of the corpus
+check-valgrind: $(BIN)
+	@tests/valgrind.sh ./$(BIN)
+
 # libFuzzer harnesses (clang), FUZZ_SECONDS each (default 60)
 fuzz:
 	@tests/fuzz/run-fuzz.sh
+
+# corral serve in headless Chromium (playwright-core from npm) and a load
+# test; needs chromium, node and npm (see .ci/run).
+test-serve: $(BIN)
+	@tests/serve/run.sh ./$(BIN)
 
 bench: corral
 	@bench/run.sh ./corral

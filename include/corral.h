@@ -58,6 +58,13 @@ typedef struct corral_result {
   char *name;         /* test name, when the test parsed */
   char hash[33];      /* its hash identity (see herd7's duplicate rule) */
   double seconds;     /* CPU time of the simulation */
+  /* corral_run_text only (NULL / 0 otherwise): */
+  char **graphs;      /* the executions -show selects, as dot pictures */
+  int ngraphs;
+  char *explain_json; /* -explain: the explanation as JSON (output has the text) */
+  char **explain_graphs; /* and one graph per explained execution, witness in red */
+  int nexplain_graphs;
+  int stopped;        /* a bound (candidates, time, deadline, cancel) stopped it */
 } corral_result;
 
 /* Simulate one litmus file. */
@@ -68,6 +75,22 @@ void corral_result_free(corral_result *r);
 /* What to print once before the first result: the TSV column names with
  * -format tsv, else NULL. */
 const char *corral_output_header(const corral_options *o);
+
+/* One test given as text, for programs that embed libcorral (corral
+ * serve): nothing is read or written but the model files. */
+typedef struct corral_source {
+  const char *name;      /* the test's file name in diagnostics */
+  const char *text;      /* the litmus test */
+  const char *cat_name;  /* the pasted model's file name in diagnostics */
+  const char *cat_text;  /* a pasted model (its includes are found on the
+                            search path), or NULL: -model or the default */
+  int graphs;            /* fill r->graphs (the -show option selects) */
+  double deadline;       /* CLOCK_MONOTONIC seconds: stop after; 0: none */
+  const int *cancel;     /* stop once *cancel is non-zero; NULL: none */
+} corral_source;
+
+corral_status corral_run_text(const corral_options *o, const corral_source *s,
+                              corral_result *r);
 
 /* herd7-style usage text. */
 const char *corral_usage(void);

@@ -3,6 +3,9 @@
 #   tests/litmus/NAME.litmus  run with corral's own models; the output, Time
 #                             lines removed, must equal NAME.expected.
 #                             Extra options, if any, are in NAME.opts.
+#   examples/NAME.litmus      the bundled examples, the same way (with no
+#                             -model: each runs under its architecture's
+#                             default model from models/).
 #   tests/bad/NAME.*          malformed inputs: corral must exit non-zero,
 #                             not crash, and print the diagnostic given in
 #                             NAME.err (the first line of stderr must start
@@ -20,18 +23,18 @@ fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for t in "$here"/litmus/*.litmus; do
+for t in "$here"/litmus/*.litmus "$here"/../examples/*.litmus; do
   [ -e "$t" ] || continue
   base=${t%.litmus}
   opts=""
   [ -f "$base.opts" ] && opts=$(cat "$base.opts")
   # shellcheck disable=SC2086
-  (cd "$here/litmus" && "$bin" $opts "$(basename "$t")") 2>"$tmp/err" | grep -v '^Time ' >"$tmp/out"
+  (cd "$(dirname "$t")" && "$bin" $opts "$(basename "$t")") 2>"$tmp/err" | grep -v '^Time ' >"$tmp/out"
   if [ -f "$base.expected" ] && cmp -s "$tmp/out" "$base.expected"; then
     pass=$((pass + 1))
   else
     fail=$((fail + 1))
-    echo "FAIL litmus/$(basename "$t")"
+    echo "FAIL $(basename "$(dirname "$t")")/$(basename "$t")"
     diff "$base.expected" "$tmp/out" | head -20
     head -5 "$tmp/err"
   fi

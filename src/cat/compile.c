@@ -596,7 +596,8 @@ static void ins_one(Comp *c, const Ins *in, Scope *s, InsVec *out) {
   case I_INCLUDE: {
     if (!in->included) cerr(c, in->pos, "include \"%s\" was not loaded", in->str);
     if (++c->include_depth > 64)
-      cerr(c, in->pos, "include \"%s\": includes nested too deeply", in->str);
+      cerr(c, in->pos, "include \"%s\": includes nested too deeply (a file that includes itself?)",
+           in->str);
     ins_list(c, &in->included->body, s, out);
     c->include_depth--;
     return;
@@ -748,23 +749,27 @@ CProg *cat_compile(CatModel *m, const CatConfig *cfg, Err *err) {
   c.err = err;
   c.a = &p->arena;
   vec_push(c.flags, "*undef*");
+  /* on the heap: a compile error jumps back here and must free it */
+  InsVec *top = xcalloc(1, sizeof *top);
   ErrJmp j;
   err_push(err, &j);
   if (setjmp(j.jb) != 0) {
+    vec_free(*top);
+    free(top);
     comp_free(&c);
     cat_prog_free(p);
     err_rethrow(err);
   }
-  InsVec top = {0};
-  if (m->stdlib) ins_list(&c, &m->stdlib->body, NULL, &top);
+  if (m->stdlib) ins_list(&c, &m->stdlib->body, NULL, top);
   if (m->bell) {
     c.in_bell = 1;
-    ins_list(&c, &m->bell->body, NULL, &top);
+    ins_list(&c, &m->bell->body, NULL, top);
     c.in_bell = 0;
   }
-  if (m->main) ins_list(&c, &m->main->body, NULL, &top);
+  if (m->main) ins_list(&c, &m->main->body, NULL, top);
   err_pop(err, &j);
-  p->top = finish_list(&c, &top);
+  p->top = finish_list(&c, top);
+  free(top);
   p->catdep = (m->main && m->main->catdep) || cfg->catdep_variant;
   p->through = cfg->through;
   p->nglobals = c.gname.len;

@@ -962,14 +962,24 @@ static bool is_empty_value(Run *r, const Value *v) {
   }
 }
 
-/* a ; b ; ... : operands that do not depend on a `with` choice are usually
- * cached, so they are evaluated first, and an empty one ends the work. */
+/* Is operand e cheap to get now: independent of `with` choices (so usually
+ * cached), or a name whose value is already computed?  (The analysis
+ * cannot tell that `strong = try fencerel(SYNC) with 0` does not depend on
+ * coherence: it gives up at function calls.) */
+static bool cheap_now(const Run *r, const CExpr *e) {
+  return e->indep || (e->kind == CV_GLOBAL && r->g[e->slot].state == SLOT_VALUE);
+}
+
+/* a ; b ; ... : cheap operands are evaluated first, and an empty one ends
+ * the work. */
 static Value *eval_seq(Run *r, const CExpr *e, Frame *f) {
   Value *buf[16];
   Value **v = e->nargs <= 16 ? buf : arena_alloc(run_cur(r), sizeof(Value *) * (size_t)e->nargs);
+  bool cheap[16];
+  for (int i = 0; i < e->nargs && i < 16; i++) cheap[i] = cheap_now(r, e->args[i]);
   for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < e->nargs; i++) {
-      if ((pass == 0) != (e->args[i]->indep != 0)) continue;
+      if ((pass == 0) != (i < 16 ? cheap[i] : e->args[i]->indep != 0)) continue;
       v[i] = cat_eval(r, e->args[i], f);
       if (is_empty_value(r, v[i])) return &EMPTY_V;
     }
@@ -980,7 +990,7 @@ static Value *eval_seq(Run *r, const CExpr *e, Frame *f) {
 
 static Value *eval_inter(Run *r, const CExpr *e, Frame *f) {
   const CExpr *first = e->a, *second = e->b;
-  if (!first->indep && second->indep) first = e->b, second = e->a;
+  if (!cheap_now(r, first) && cheap_now(r, second)) first = e->b, second = e->a;
   Value *x = cat_eval(r, first, f);
   if (is_empty_value(r, x)) return &EMPTY_V;
   Value *y = cat_eval(r, second, f);

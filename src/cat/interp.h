@@ -143,6 +143,11 @@ typedef struct CatModel {
  * syntax error) returns NULL with the error in err. */
 CatModel *cat_load(const char *model_path, const char *bell_path,
                    const char *const *search, int nsearch, Err *err);
+/* The same with the model given as text (a model pasted in corral serve):
+ * `name` stands for its file in diagnostics; its includes are found on the
+ * search path. */
+CatModel *cat_load_text(const char *name, const char *text, const char *bell_path,
+                        const char *const *search, int nsearch, Err *err);
 void cat_model_free(CatModel *m);
 /* Find a file on the search path (see cat.md §8); NULL if not found.
  * The result is allocated in `a`. */

@@ -81,6 +81,17 @@ static void intern_runtime_names(CatModel *m, const InsList *l) {
   }
 }
 
+/* Parse one file's text (kept in the model's arena) and load its includes. */
+static CatFile *parse_text(CatModel *m, const char *path, const char *text, Err *err) {
+  char *kept = arena_strdup(&m->arena, text);
+  CatFile *f = cat_parse(&m->arena, &m->names, err, arena_strdup(&m->arena, path), kept);
+  m->files = xrealloc(m->files, sizeof(CatFile *) * (size_t)(m->nfiles + 1));
+  m->files[m->nfiles++] = f;
+  load_includes(m, &f->body, err);
+  intern_runtime_names(m, &f->body);
+  return f;
+}
+
 static CatFile *load_file(CatModel *m, const char *name, SrcPos from, Err *err) {
   const char *path = cat_find_file(name, m->search, m->nsearch, &m->arena);
   if (!path) {
@@ -97,22 +108,19 @@ static CatFile *load_file(CatModel *m, const char *name, SrcPos from, Err *err) 
   size_t len;
   char *text = read_file(path, &len);
   if (!text) err_raise(err, ERRK_IO, from, "cannot read %s", path);
-  if (strlen(text) != len) {
-    free(text);
-    err_raise(err, ERRK_SYNTAX, (SrcPos){path, 1, 1}, "file contains a NUL byte");
-  }
-  char *kept = arena_strdup(&m->arena, text);
+  /* in the model's arena: a syntax error jumps out of parse_text (and of
+   * the files it includes) and the text must not leak */
+  char *t = arena_alloc(&m->arena, len + 1);
+  memcpy(t, text, len + 1);
   free(text);
-  CatFile *f = cat_parse(&m->arena, &m->names, err, path, kept);
-  m->files = xrealloc(m->files, sizeof(CatFile *) * (size_t)(m->nfiles + 1));
-  m->files[m->nfiles++] = f;
-  load_includes(m, &f->body, err);
-  intern_runtime_names(m, &f->body);
-  return f;
+  if (strlen(t) != len)
+    err_raise(err, ERRK_SYNTAX, text_pos(path, t, strlen(t)), "file contains a NUL byte");
+  return parse_text(m, path, t, err);
 }
 
-CatModel *cat_load(const char *model_path, const char *bell_path,
-                   const char *const *search, int nsearch, Err *err) {
+static CatModel *load(const char *model_path, const char *model_text,
+                      const char *bell_path, const char *const *search, int nsearch,
+                      Err *err) {
   CatModel *m = xcalloc(1, sizeof(CatModel));
   arena_init(&m->arena);
   intern_init(&m->names.in);
@@ -131,9 +139,20 @@ CatModel *cat_load(const char *model_path, const char *bell_path,
   SrcPos none = {NULL, 0, 0};
   m->stdlib = load_file(m, "stdlib.cat", none, err);
   if (bell_path) m->bell = load_file(m, bell_path, none, err);
-  if (model_path) m->main = load_file(m, model_path, none, err);
+  if (model_text) m->main = parse_text(m, model_path, model_text, err);
+  else if (model_path) m->main = load_file(m, model_path, none, err);
   err_pop(err, &j);
   return m;
+}
+
+CatModel *cat_load(const char *model_path, const char *bell_path,
+                   const char *const *search, int nsearch, Err *err) {
+  return load(model_path, NULL, bell_path, search, nsearch, err);
+}
+
+CatModel *cat_load_text(const char *name, const char *text, const char *bell_path,
+                        const char *const *search, int nsearch, Err *err) {
+  return load(name, text, bell_path, search, nsearch, err);
 }
 
 void cat_model_free(CatModel *m) {

@@ -21,12 +21,13 @@ enum {
   P_AS_TRANSITIVE,
   P_INTER_TRANSITIVE,
   P_FAIL,
-  P_UNSUPPORTED_FIRST,
-  P_FROMTO = P_UNSUPPORTED_FIRST,
-  P_LOC2EVENTS,
+  P_INTERVENING,
   P_SAME_OA,
   P_OA_CHANGES,
   P_WRITABLE,
+  P_UNSUPPORTED_FIRST,
+  P_FROMTO = P_UNSUPPORTED_FIRST,
+  P_LOC2EVENTS,
   P_LIFT,
   P_DELIFT,
   P_DELIFTINTER,
@@ -40,8 +41,9 @@ enum {
 static const char *const prim_names[P_COUNT] = {
     "domain",     "range",          "classes-loc",     "classes",
     "linearisations", "tag2events", "different-values", "as_transitive",
-    "inter_transitive", "fail",     "fromto",          "loc2events",
-    "same-oa",    "oa-changes",     "at-least-one-writable", "lift",
+    "inter_transitive", "fail",     "intervening",     "same-oa",
+    "oa-changes", "at-least-one-writable", "fromto",   "loc2events",
+    "lift",
     "delift",     "deliftinter",    "bisimulation",    "tag2scope",
     "tag2level",  "tag2fenced",
 };
@@ -225,6 +227,25 @@ Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos) {
     rel_and(r->d, z->u.bits, z->u.bits, b->u.bits);
     return z;
   }
+  case P_INTERVENING: {
+    /* intervening(S, r): the pairs of r with an event of S r-between. */
+    Value *sv = as_set(r, args2(r, arg, 0, pos), pos);
+    Value *x = as_rel(r, args2(r, arg, 1, pos), pos);
+    Value *mid = val_new_rel(r), *z = val_new_rel(r);
+    rel_restrict(r->d, mid->u.bits, x->u.bits, r->univ_set->u.bits, sv->u.bits);
+    rel_compose(r->d, z->u.bits, mid->u.bits, x->u.bits);
+    return z;
+  }
+  /* The page-table utilities relate page-table-entry events, which only
+   * the VMSA extension creates; corral has none, so they are empty. */
+  case P_SAME_OA:
+    as_rel(r, arg, pos);
+    return val_new_rel(r);
+  case P_OA_CHANGES:
+  case P_WRITABLE:
+    as_set(r, args2(r, arg, 0, pos), pos);
+    as_rel(r, args2(r, arg, 1, pos), pos);
+    return val_new_set(r);
   case P_FAIL:
     cat_error(r, pos, "fail");
   default:

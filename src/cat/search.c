@@ -151,31 +151,34 @@ static const Lazy *force_po_pairs(Search *s, const Lazy *z) {
   const Value *po = s->po;
   if (!po) return z;
   bool saved_probed = s->probed;
+  /* tmp is cur outside the factor's rows, rebuilt on them for each probe */
   Word *tmp = arena_alloc(s->work, sizeof(Word) * (size_t)rel_words(d));
+  rel_copy(d, tmp, s->cur);
+  Word *succ = arena_alloc(s->work, sizeof(Word) * (size_t)d.w);
   Lazy *y = NULL;
   /* Pairs next to each other in program order (among the factor's events)
    * first: once they are forced, transitivity orders the others. */
   for (int pass = 0; pass < 2; pass++)
-  for (int a = set_next(d, z->set, 0); a >= 0; a = set_next(d, z->set, a + 1))
-    for (int b = set_next(d, z->set, 0); b >= 0; b = set_next(d, z->set, b + 1)) {
+  for (int a = set_next(d, z->set, 0); a >= 0; a = set_next(d, z->set, a + 1)) {
+    set_and(d, succ, rel_crow(d, po->u.bits, a), z->set); /* a's po-successors in z */
+    for (int b = set_next(d, succ, 0); b >= 0; b = set_next(d, succ, b + 1)) {
       const Word *order = y ? y->order : z->order;
-      if (a == b || !rel_get(d, po->u.bits, a, b) || rel_get(d, order, a, b) ||
-          rel_get(d, order, b, a))
-        continue;
+      if (a == b || rel_get(d, order, a, b) || rel_get(d, order, b, a)) continue;
       if (pass == 0) {
         bool next = true;
-        for (int c = set_next(d, z->set, 0); c >= 0 && next; c = set_next(d, z->set, c + 1))
-          if (rel_get(d, po->u.bits, a, c) && rel_get(d, po->u.bits, c, b)) next = false;
+        for (int c = set_next(d, succ, 0); c >= 0 && next; c = set_next(d, succ, c + 1))
+          if (rel_get(d, po->u.bits, c, b)) next = false;
         if (!next) continue;
       }
       /* tmp = cur | order | (b and its predecessors) before (a and its successors) */
-      rel_or(d, tmp, s->cur, order);
-      for (int x = set_next(d, z->set, 0); x >= 0; x = set_next(d, z->set, x + 1))
+      for (int x = set_next(d, z->set, 0); x >= 0; x = set_next(d, z->set, x + 1)) {
+        Word *row = rel_row(d, tmp, x);
+        set_or(d, row, rel_crow(d, s->cur, x), rel_crow(d, order, x));
         if (x == b || rel_get(d, order, x, b)) {
-          Word *row = rel_row(d, tmp, x);
           set_or(d, row, row, rel_crow(d, order, a));
           bit_set(row, a);
         }
+      }
       if (probe(s, tmp, false)) continue;
       if (!y) {
         y = arena_alloc(s->work, sizeof(Lazy));
@@ -192,6 +195,7 @@ static const Lazy *force_po_pairs(Search *s, const Lazy *z) {
           bit_set(row, b);
         }
     }
+  }
   s->probed = saved_probed;
   return y ? y : z;
 }
@@ -357,7 +361,12 @@ void run_with(Run *r, int i, Value *set, uint64_t flags) {
     bool single = s.total[k] || (f->kind == V_VSET && f->n == 1);
     s.single_from[k] = single && s.single_from[k + 1];
   }
-  if (probe(&s, s.cur, s.single_from[0])) factor(&s, 0);
+  /* No probe of the empty choice: the first decisions (or pairs forced
+   * by force_po_pairs) probe relations that contain it, and fail as soon
+   * as it would (measured with callgrind: the same instructions on a sample of
+   * the ppc corpus, 9% fewer on IRIW-5). */
+  s.probed = false;
+  factor(&s, 0);
   r->mult = saved_mult;
   r->sym_used = saved_used;
 }

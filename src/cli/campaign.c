@@ -3,7 +3,9 @@
  * the list and simulate it; the calling thread hands the results on in
  * input order as soon as the next one is done, so output streams and is
  * the same for any number of workers.  A result waits in memory only
- * while an earlier test is still running.
+ * while an earlier test is still running, and workers run at most WINDOW
+ * tests ahead of the first one not yet handed on, which bounds that
+ * memory when one test is much slower than the others.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -15,12 +17,16 @@
 
 #include "cli.h"
 
+enum { WINDOW = 256 };
+
 typedef struct Campaign {
   const corral_options *o;
   const Files *f;
   pthread_mutex_t lock;
-  pthread_cond_t done_cv;
+  pthread_cond_t done_cv;  /* a test is done */
+  pthread_cond_t taken_cv; /* a result was handed on */
   int next;                /* next test to start */
+  int taken;               /* results handed on */
   bool stop;
   corral_result *res;
   bool *done;
@@ -30,6 +36,8 @@ static void *worker(void *arg) {
   Campaign *c = arg;
   for (;;) {
     pthread_mutex_lock(&c->lock);
+    while (!c->stop && c->next < c->f->n && c->next >= c->taken + WINDOW)
+      pthread_cond_wait(&c->taken_cv, &c->lock);
     int i = c->stop || c->next >= c->f->n ? -1 : c->next++;
     pthread_mutex_unlock(&c->lock);
     if (i < 0) return NULL;
@@ -74,6 +82,7 @@ int campaign_run(const corral_options *o, const Files *f, int workers, bool prog
   c.f = f;
   pthread_mutex_init(&c.lock, NULL);
   pthread_cond_init(&c.done_cv, NULL);
+  pthread_cond_init(&c.taken_cv, NULL);
   c.res = calloc((size_t)f->n + 1, sizeof(corral_result));
   c.done = calloc((size_t)f->n + 1, sizeof(bool));
   if (!c.res || !c.done) abort();
@@ -89,7 +98,7 @@ int campaign_run(const corral_options *o, const Files *f, int workers, bool prog
       if (pthread_create(&tid[started], &attr, worker, &c) != 0) break;
     pthread_attr_destroy(&attr);
   }
-  double t0 = wall_now();
+  double t0 = wall_now(), shown = 0;
   int rc = 0, failed = 0;
   for (int i = 0; i < f->n; i++) {
     corral_result r;
@@ -100,16 +109,22 @@ int campaign_run(const corral_options *o, const Files *f, int workers, bool prog
       while (!c.done[i]) pthread_cond_wait(&c.done_cv, &c.lock);
       r = c.res[i];
       memset(&c.res[i], 0, sizeof r); /* now owned here */
+      c.taken = i + 1;
+      pthread_cond_broadcast(&c.taken_cv);
       pthread_mutex_unlock(&c.lock);
     }
     if (r.status != CORRAL_OK) failed++;
     int v = fn(ctx, i, f->v[i], &r);
     corral_result_free(&r);
-    if (progress) progress_line(i + 1, f->n, failed, t0);
+    if (progress && (i + 1 == f->n || wall_now() - shown > 0.1)) {
+      progress_line(i + 1, f->n, failed, t0); /* at most ten a second */
+      shown = wall_now();
+    }
     if (v) {
       rc = v;
       pthread_mutex_lock(&c.lock);
       c.stop = true;
+      pthread_cond_broadcast(&c.taken_cv);
       pthread_mutex_unlock(&c.lock);
       break;
     }
@@ -122,6 +137,7 @@ int campaign_run(const corral_options *o, const Files *f, int workers, bool prog
   free(c.res);
   free(c.done);
   pthread_cond_destroy(&c.done_cv);
+  pthread_cond_destroy(&c.taken_cv);
   pthread_mutex_destroy(&c.lock);
   return rc;
 }

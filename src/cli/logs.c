@@ -4,6 +4,7 @@
  * and comparing two logs or two models, as herdtools' mcompare7 does:
  * which tests differ by Observation or by their sets of final states.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +121,14 @@ static char *json_str(const char *s, const char **end) {
   if (!d) abort();
   s++;
   while (*s && *s != '"') {
-    if (*s == '\\' && s[1]) {
+    if (*s == '\\' && s[1] == 'u' && isxdigit((unsigned char)s[2]) &&
+        isxdigit((unsigned char)s[3]) && isxdigit((unsigned char)s[4]) &&
+        isxdigit((unsigned char)s[5])) {
+      /* json_string writes \u00XX for control bytes and '<' */
+      char hex[5] = {s[2], s[3], s[4], s[5], 0};
+      d[n++] = (char)strtol(hex, NULL, 16);
+      s += 5;
+    } else if (*s == '\\' && s[1]) {
       s++;
       d[n++] = *s == 'n' ? '\n' : *s == 't' ? '\t' : *s;
     } else {

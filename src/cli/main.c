@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "serve/serve.h"
 
 #ifndef CORRAL_LIBDIR
 #define CORRAL_LIBDIR "/usr/local/share/corral/models"
@@ -239,6 +240,12 @@ int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "judge")) return cmd_judge(argc, argv);
   if (argc > 1 && !strcmp(argv[1], "compare")) return cmd_compare(argc, argv);
   if (argc > 1 && !strcmp(argv[1], "merge")) return cmd_merge(argc, argv);
+  if (argc > 1 && !strcmp(argv[1], "serve")) {
+    char *libdir = default_libdir();
+    int st = serve_main(argc - 1, argv + 1, libdir);
+    free(libdir);
+    return st;
+  }
   CliArgs a;
   int rc = cli_parse(&a, argc, argv, 1, false);
   if (rc) {

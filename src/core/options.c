@@ -21,6 +21,7 @@ typedef int (*OptFn)(corral_options *o, const char *name, const char *arg, char 
 
 static int fail(char **msg, const char *fmt, const char *a, const char *b) {
   size_t n = strlen(fmt) + strlen(a) + (b ? strlen(b) : 0) + 1;
+  free(*msg); /* a more precise message may replace a helper's */
   *msg = xmalloc(n);
   snprintf(*msg, n, fmt, a, b ? b : "");
   return -1;
@@ -356,6 +357,7 @@ static int o_conf(corral_options *o, const char *n, const char *a, char **m) {
         char *inner = *m;
         char where[200];
         snprintf(where, sizeof where, "%s:%d:%d", path, line, (int)(v - s) + 1);
+        *m = NULL; /* fail would free it; inner is still read */
         rc = fail(m, "%s: error: %s", where, inner);
         free(inner);
       }

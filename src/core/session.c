@@ -96,6 +96,33 @@ static int search_path(const corral_options *o, const char **out, int cap, Arena
   return n;
 }
 
+/* Load a model (from its file, or its text when text is not NULL) and
+ * bell on the search path; NULL with *msg (malloc'ed) on error. */
+static CatModel *load_model(const corral_options *o, const char *model, const char *text,
+                            const char *bell, char **msg) {
+  Arena a;
+  arena_init(&a);
+  const char *sp[64];
+  int ns = search_path(o, sp, 64, &a);
+  Err err;
+  err_init(&err);
+  CatModel *m = text ? cat_load_text(model, text, bell, sp, ns, &err)
+                     : cat_load(model, bell, sp, ns, &err);
+  if (!m) {
+    StrBuf b;
+    sb_init(&b);
+    err_format(&err, &b);
+    sb_putc(&b, '\n');
+    err_excerpt(&err, &b);
+    b.s[--b.len] = 0; /* the caller adds the last newline */
+    *msg = xstrdup(sb_cstr(&b));
+    sb_free(&b);
+  }
+  err_free(&err);
+  arena_free(&a);
+  return m;
+}
+
 /* Load (or find in the cache) the model and bell; NULL with *msg on error. */
 static CatModel *get_model(const corral_options *o, const char *model,
                            const char *bell, char **msg) {
@@ -115,27 +142,9 @@ static CatModel *get_model(const corral_options *o, const char *model,
       free(key);
       return m;
     }
-  Arena a;
-  arena_init(&a);
-  const char *sp[64];
-  int ns = search_path(o, sp, 64, &a);
-  Err err;
-  err_init(&err);
-  m = cat_load(model, bell, sp, ns, &err);
   char *error = NULL;
-  if (!m) {
-    StrBuf b;
-    sb_init(&b);
-    err_format(&err, &b);
-    sb_putc(&b, '\n');
-    err_excerpt(&err, &b);
-    b.s[--b.len] = 0; /* the caller adds the last newline */
-    error = xstrdup(sb_cstr(&b));
-    sb_free(&b);
-    *msg = xstrdup(error);
-  }
-  err_free(&err);
-  arena_free(&a);
+  m = load_model(o, model, NULL, bell, &error);
+  if (!m) *msg = xstrdup(error);
   c->v = xrealloc(c->v, sizeof(ModelEnt) * (size_t)(c->n + 1));
   c->v[c->n].key = key;
   c->v[c->n].m = m;
@@ -143,6 +152,11 @@ static CatModel *get_model(const corral_options *o, const char *model,
   c->n++;
   pthread_mutex_unlock(&c->lock);
   return m;
+}
+
+/* A model pasted into corral serve: loaded for this run only. */
+static CatModel *load_pasted(const corral_options *o, const corral_source *src, char **msg) {
+  return load_model(o, src->cat_name ? src->cat_name : "model.cat", src->cat_text, o->bell, msg);
 }
 
 static const char *default_model(Arch a) {
@@ -189,7 +203,8 @@ static int test_variants(const corral_options *o, const Test *t, const char **v,
   const char *tv = test_meta(t, "Variant");
   if (tv) {
     char *s = arena_strdup(a, tv);
-    for (char *tok = strtok(s, ", \t"); tok && n < cap; tok = strtok(NULL, ", \t")) {
+    char *save = NULL; /* strtok_r: tests run in parallel threads */
+    for (char *tok = strtok_r(s, ", \t", &save); tok && n < cap; tok = strtok_r(NULL, ", \t", &save)) {
       for (char *q = tok; *q; q++) *q = (char)tolower((unsigned char)*q);
       v[n++] = tok;
     }
@@ -219,6 +234,8 @@ static bool explain_block(const corral_options *o, Program *p, const CProg *prog
   return true;
 }
 
+static void model_title(const CatModel *m, char *title, size_t n);
+
 /* -o DIR (with -explain, DIR/NAME-explain.dot is written too): the
  * execution graphs, from a capture run after the block is complete.
  * False with *msg on an error. */
@@ -229,19 +246,64 @@ static bool graph_block(const corral_options *o, const CatModel *m, Program *p,
   for (int i = 0; i < o->ndisplay; i++) dot_opt_apply(&d, o->display[i].key, o->display[i].value);
   bool ok = true;
   if (d.dir) {
-    const CatFile *f = m->main;
     char title[512];
-    snprintf(title, sizeof title, "Generic%s(%s)", f && f->catdep ? "[withcatdep]" : "",
-             f && f->title ? f->title : "Unknown");
+    model_title(m, title, sizeof title);
     ok = dot_run(p, prog, eo, &d, title, err, msg);
   }
   dot_opts_free(&d);
   return ok;
 }
 
+/* corral_run_text with -explain: the text section into the block, as
+ * the command prints it, and the JSON object and graphs into r. */
+static bool explain_parts(const corral_options *o, Program *p, const CProg *prog,
+                          const EngineOpts *eo, const Outcome *out, StrBuf *b,
+                          corral_result *r, Err *err) {
+  ExplainOpts xo = {o->explain_all, out->pos > 0};
+  Explanation *x = explain_capture(p, prog, eo, &xo, err);
+  if (!x) return false;
+  explain_text(x, b);
+  StrBuf j;
+  sb_init(&j);
+  explain_json(x, &j);
+  r->explain_json = xstrdup(sb_cstr(&j));
+  r->explain_graphs = xcalloc((size_t)x->execs.len + 1, sizeof(char *));
+  for (int i = 0; i < x->execs.len; i++) {
+    sb_clear(&j);
+    explain_dot_exec(x, i, &j);
+    r->explain_graphs[i] = xstrdup(sb_cstr(&j));
+  }
+  r->nexplain_graphs = x->execs.len;
+  sb_free(&j);
+  explain_free(x);
+  return true;
+}
+
+/* The model's title in graph legends: "Generic(x86-TSO)". */
+static void model_title(const CatModel *m, char *title, size_t n) {
+  const CatFile *f = m->main;
+  snprintf(title, n, "Generic%s(%s)", f && f->catdep ? "[withcatdep]" : "",
+           f && f->title ? f->title : "Unknown");
+}
+
+/* corral_run_text with graphs: the pictures -show selects, into r. */
+static bool graph_pictures(const corral_options *o, const CatModel *m, Program *p,
+                           const CProg *prog, const EngineOpts *eo, corral_result *r,
+                           Err *err) {
+  DotOpts d;
+  dot_opts_init(&d);
+  for (int i = 0; i < o->ndisplay; i++) dot_opt_apply(&d, o->display[i].key, o->display[i].value);
+  char title[512];
+  model_title(m, title, sizeof title);
+  r->graphs = dot_pictures(p, prog, eo, &d, title, &r->ngraphs, err);
+  dot_opts_free(&d);
+  return r->graphs != NULL;
+}
+
 /* Compile the model for this test and run the engine; fills r. */
 static corral_status simulate(const corral_options *o, const Test *t,
-                              CatModel *m, const char *path, corral_result *r) {
+                              CatModel *m, const char *path, const corral_source *src,
+                              corral_result *r) {
   Arena a;
   arena_init(&a);
   Err err;
@@ -259,7 +321,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
   cfg.skipchecks = (const char *const *)o->skipchecks;
   cfg.nskipchecks = o->nskip;
   cfg.strictskip = o->strictskip;
-  const SrcPos where = {path, 0, 0};
+  const SrcPos where = {path, 1, 1}; /* the test as a whole: its header */
   ErrJmp j;
   err_push(&err, &j);
   if (setjmp(j.jb) != 0) {
@@ -297,6 +359,10 @@ static corral_status simulate(const corral_options *o, const Test *t,
   eo.max_candidates = o->maxcandidates;
   eo.timeout = o->timeout;
   eo.jobs = o->jobs;
+  if (src) {
+    eo.deadline = src->deadline;
+    eo.cancel = src->cancel;
+  }
   Outcome out;
   double t0 = cpu_now(o->jobs);
   engine_run(p, prog, &eo, &out, &a, &err);
@@ -304,14 +370,18 @@ static corral_status simulate(const corral_options *o, const Test *t,
   err_pop(&err, &j);
   if (out.limit_hit) {
     outcome_free(&out);
+    r->stopped = 1;
     StrBuf b;
     sb_init(&b);
     if (o->maxcandidates && out.candidates >= o->maxcandidates)
       sb_printf(&b, "%s: error: test %s stopped: more than %llu candidates (-maxcandidates)\n",
                 path, t->name, (unsigned long long)o->maxcandidates);
-    else
+    else if (o->timeout > 0 && r->seconds > o->timeout)
       sb_printf(&b, "%s: error: test %s stopped: more than %g s of CPU time (-timeout)\n",
                 path, t->name, o->timeout);
+    else
+      sb_printf(&b, "%s: error: test %s stopped: the request's time bound was exceeded\n",
+                path, t->name);
     r->diag = xstrdup(sb_cstr(&b));
     sb_free(&b);
     goto done;
@@ -331,7 +401,9 @@ static corral_status simulate(const corral_options *o, const Test *t,
   if (o->format == FORMAT_JSON) json_test(p, &out, &po, path, &b);
   else if (o->format == FORMAT_TSV) tsv_test(p, &out, &po, path, &b);
   else herd_print(p, &out, &po, &b);
-  bool explained = !o->explain || explain_block(o, p, prog, &eo, &out, &b, &err);
+  bool explained = !o->explain ||
+                   (src ? explain_parts(o, p, prog, &eo, &out, &b, r, &err)
+                        : explain_block(o, p, prog, &eo, &out, &b, &err));
   outcome_free(&out);
   if (!explained) {
     r->diag = format_err(&err);
@@ -339,7 +411,12 @@ static corral_status simulate(const corral_options *o, const Test *t,
     goto done;
   }
   char *gmsg = NULL;
-  if (!graph_block(o, m, p, prog, &eo, &err, &gmsg)) {
+  if (src && src->graphs && !graph_pictures(o, m, p, prog, &eo, r, &err)) {
+    r->diag = format_err(&err);
+    sb_free(&b);
+    goto done;
+  }
+  if (!src && !graph_block(o, m, p, prog, &eo, &err, &gmsg)) {
     if (gmsg) {
       r->diag = xmalloc(strlen(gmsg) + 2);
       sprintf(r->diag, "%s\n", gmsg);
@@ -403,24 +480,14 @@ static bool expand_c(const corral_options *o, Test *t, const char *path, Err *er
   return ok;
 }
 
-corral_status corral_run_file(const corral_options *o, const char *path,
-                              corral_result *r) {
-  memset(r, 0, sizeof *r);
-  size_t len;
-  char *text = read_file(path, &len);
-  if (!text) {
-    StrBuf b;
-    sb_init(&b);
-    sb_printf(&b, "%s: error: cannot open file\n", path);
-    r->diag = xstrdup(sb_cstr(&b));
-    sb_free(&b);
-    return r->status = CORRAL_ETEST;
-  }
+/* One test's text (owned by the caller), from a file or not (src). */
+static corral_status run_text(const corral_options *o, const char *path, const char *text,
+                              size_t len, const corral_source *src, corral_result *r) {
   Err err;
   err_init(&err);
   Test *t = NULL;
   if (strlen(text) != len) {
-    err.pos = (SrcPos){path, 0, 0};
+    err.pos = text_pos(path, text, strlen(text));
     sb_puts(&err.msg, "file contains a NUL byte");
     r->diag = format_err(&err);
     r->status = CORRAL_ETEST;
@@ -453,7 +520,13 @@ corral_status corral_run_file(const corral_options *o, const char *path,
     goto done;
   }
   char *msg = NULL;
-  CatModel *m = get_model(o, model, o->bell, &msg);
+  CatModel *pasted = NULL;
+  CatModel *m;
+  if (src && src->cat_text) {
+    m = pasted = load_pasted(o, src, &msg);
+  } else {
+    m = get_model(o, model, o->bell, &msg);
+  }
   if (!m) {
     size_t n = strlen(msg);
     r->diag = xmalloc(n + 2);
@@ -464,11 +537,11 @@ corral_status corral_run_file(const corral_options *o, const char *path,
     r->status = CORRAL_EFATAL;
     goto done;
   }
-  r->status = simulate(o, t, m, path, r);
+  r->status = simulate(o, t, m, path, src, r);
+  cat_model_free(pasted);
 done:
   test_free(t);
   err_free(&err);
-  free(text);
   return r->status;
 }
 
@@ -476,7 +549,36 @@ const char *corral_output_header(const corral_options *o) {
   return o->format == FORMAT_TSV ? json_tsv_header() : NULL;
 }
 
+corral_status corral_run_file(const corral_options *o, const char *path,
+                              corral_result *r) {
+  memset(r, 0, sizeof *r);
+  size_t len;
+  char *text = read_file(path, &len);
+  if (!text) {
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "%s: error: cannot open file\n", path);
+    r->diag = xstrdup(sb_cstr(&b));
+    sb_free(&b);
+    return r->status = CORRAL_ETEST;
+  }
+  corral_status st = run_text(o, path, text, len, NULL, r);
+  free(text);
+  return st;
+}
+
+corral_status corral_run_text(const corral_options *o, const corral_source *s,
+                              corral_result *r) {
+  memset(r, 0, sizeof *r);
+  return run_text(o, s->name ? s->name : "test.litmus", s->text, strlen(s->text), s, r);
+}
+
 void corral_result_free(corral_result *r) {
+  for (int i = 0; i < r->ngraphs; i++) free(r->graphs[i]);
+  free(r->graphs);
+  for (int i = 0; i < r->nexplain_graphs; i++) free(r->explain_graphs[i]);
+  free(r->explain_graphs);
+  free(r->explain_json);
   free(r->output);
   free(r->diag);
   free(r->name);

@@ -344,8 +344,21 @@ static double shared_cpu_time(const Shared *sh) {
 static bool over_limits(Engine *g) {
   Shared *sh = g->sh;
   if (__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) return true;
-  if (g->o->timeout > 0 && (g->limit_tick++ & 255) == 0 &&
+  unsigned tick = g->limit_tick++;
+  if (g->o->timeout > 0 && (tick & 255) == 0 &&
       shared_cpu_time(sh) - sh->cpu_start > g->o->timeout) {
+    g->out->limit_hit = true;
+    __atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
+    return true;
+  }
+  /* corral serve: the request's cancel flag and wall-clock deadline */
+  bool cancelled = g->o->cancel && __atomic_load_n(g->o->cancel, __ATOMIC_RELAXED);
+  if (!cancelled && g->o->deadline > 0 && (tick & 255) == 0) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    cancelled = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 > g->o->deadline;
+  }
+  if (cancelled) {
     g->out->limit_hit = true;
     __atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
     return true;
@@ -405,6 +418,12 @@ static void find_symmetry(Engine *g) {
       const SymNode *l = &es->nodes[es->ev[wr[t]].loc];
       if (l->k.kind != VAL_ADDR || g->fw[l->k.sym] == wr[t]) wr[t] = -2;
     }
+  bool any = false;
+  for (int t = 0; t < nt && !any; t++) any = wr[t] >= 0;
+  if (!any) { /* the usual case: no thread qualifies */
+    run_set_symmetry(g->run, NULL, 0);
+    return;
+  }
   int *cls = g->sym_class;
   for (int e = 0; e < es->n; e++) cls[e] = -1;
   int nclasses = 0;
@@ -529,12 +548,9 @@ static void choose_rf(Engine *g, int i) {
   if (g->out->limit_hit || g->halted) return;
   if (i == g->es->nreads) {
     /* Most rf choices may fail their path constraints and never reach
-     * choose_fw: look at the limits here too, now and then. */
-    if ((++g->rf_leaves & 4095) == 0 && over_limits(g)) {
-      if (!__atomic_load_n(&g->sh->stop, __ATOMIC_RELAXED)) {
-        g->out->limit_hit = true;
-        __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
-      }
+     * choose_fw: look at the limits at every leaf (over_limits reads the
+     * clock only every 256 calls). */
+    if (over_limits(g)) {
       g->halted = true; /* this search is over, whoever stopped it */
       return;
     }

@@ -42,6 +42,11 @@ typedef struct EngineOpts {
   bool checkfilter;          /* honour the test's filter (default true) */
   uint64_t max_candidates;   /* 0: no bound */
   double timeout;            /* seconds of CPU, 0: none */
+  /* Embedders' bounds (corral serve), checked with the others: a
+   * CLOCK_MONOTONIC time after which the run stops (0: none), and a flag
+   * another thread may set to stop it (NULL: none). */
+  double deadline;
+  const int *cancel;
   int jobs;                  /* worker threads for this test (<= 1: one) */
   /* Capture (RUN_CAPTURE: accepted executions with what the model shows)
    * or explain (RUN_EXPLAIN: also the rejected ones, with the failing
@@ -63,7 +68,7 @@ typedef struct Outcome {
   bool loop;                 /* some path was cut off by the unrolling bound */
   uint64_t candidates;       /* candidates given to the model */
   uint64_t structures;
-  bool limit_hit;            /* stopped by max_candidates or timeout */
+  bool limit_hit;            /* stopped by max_candidates, timeout, deadline, cancel */
 } Outcome;
 
 /* Run; raises through err (model errors, unsolvable locations...).  The

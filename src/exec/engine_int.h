@@ -74,7 +74,6 @@ typedef struct Engine {
   /* outcomes of this worker, merged at the end */
   StateSet set;
   Outcome *out;
-  uint64_t rf_leaves;      /* complete rf choices tried (limit checks) */
   bool halted;             /* a limit stopped the search (choose_rf) */
   unsigned limit_tick;     /* over_limits reads the clock every 256 calls */
   /* symmetry (find_symmetry) */

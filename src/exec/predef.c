@@ -38,7 +38,16 @@ static const struct {
     {"Wreg", PD_WREG},   {"DATA", PD_DATAPORT}, {"NDATA", PD_NDATA},
     {"Exp", PD_EXP},     {"NExp", PD_NEXP},     {"AMO", PD_AMO_SET},
     {"CutOff", PD_CUTOFF}, {"no-loc", PD_NOLOC}, {"SPEC", PD_EMPTY_SET},
-    {"EXEC", PD_EMPTY_SET}, {"SPURIOUS", PD_EMPTY_SET},
+    {"EXEC", PD_EMPTY_SET},
+    /* Events of extensions corral does not model (cache maintenance, TLB
+     * invalidation, memory tagging): herd binds these names, empty. */
+    {"T", PD_EMPTY_SET},    {"TLBI", PD_EMPTY_SET}, {"DC.CVAU", PD_EMPTY_SET},
+    {"IC.IVAU", PD_EMPTY_SET}, {"IC.IALLU", PD_EMPTY_SET},
+    {"IC.IALLUIS", PD_EMPTY_SET}, {"same-low-order-bits", PD_EMPTY_REL},
+    {"iico_order", PD_EMPTY_REL}, {"FAULT", PD_EMPTY_SET},
+    {"FAULT-RD", PD_EMPTY_SET}, {"FAULT-WR", PD_EMPTY_SET},
+    {"EXC-ENTRY", PD_EMPTY_SET}, {"EXC-RET", PD_EMPTY_SET},
+    {"SPURIOUS", PD_EMPTY_SET},
     {"id", PD_ID},       {"loc", PD_LOC},       {"int", PD_INT},
     {"ext", PD_EXT},     {"po", PD_PO},         {"rf", PD_RF},
     {"rmw", PD_RMW},     {"amo", PD_AMO},       {"addr", PD_ADDR},

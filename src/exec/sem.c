@@ -313,6 +313,8 @@ static SVal mixed_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags
   return r;
 }
 
+void sem_data_port(SemCtx *c, SVal v) { mark_data_ports(c, v.deps); }
+
 SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
   if (c->prog->mixed) return mixed_store(c, addr, data, size, tags);
   Event e = {0};

@@ -55,6 +55,10 @@ SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags);
 /* A single read-modify-write event (both R and W): returns the old value;
  * the value written is wfun applied by the caller: pass `data` computed
  * from the returned old value with sem_rmw_set_write(). */
+/* Mark the register reads `v` comes from as data ports (DATA), as herd
+ * marks every read of a value operand (AArch64 CAS's Rs); sem_store marks
+ * the reads feeding its data itself. */
+void sem_data_port(SemCtx *c, SVal v);
 SVal sem_rmw_event(SemCtx *c, SVal addr, int size, uint64_t tags, int *ev);
 void sem_rmw_set_write(SemCtx *c, int ev, SVal data);
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "aarch64.h"
 #include "arm.h"
 #include "c.h"
 #include "mips.h"
@@ -26,6 +27,7 @@ static const ArchOps *const table[ARCH_COUNT] = {
     [ARCH_X86_64] = &x86_64_arch_ops,
     [ARCH_PPC] = &ppc_arch_ops,
     [ARCH_ARM] = &arm_arch_ops,
+    [ARCH_AARCH64] = &aarch64_arch_ops,
     [ARCH_RISCV] = &riscv_arch_ops,
     [ARCH_MIPS] = &mips_arch_ops,
     [ARCH_C] = &c_arch_ops,

@@ -709,156 +709,103 @@ static CNode *mk_internal(Expander *x, CKind k, const CNode *call) {
   return n;
 }
 
-static const struct {
+/* The builtins that macros expand to, and C11's own functions.  args
+ * lays out the call's arguments in order: 'l' a location *e (into a),
+ * 'a'/'b'/'c' expressions, 'o' an operator token, 'm' a memory order;
+ * arguments after a '?' may be left out.  op is a fixed operator for the
+ * C11 fetch family (-1: none). */
+typedef struct Builtin {
   const char *name;
-  CBinOp op;
-} c11_fetch[] = {
-    {"atomic_fetch_add_explicit", CB_ADD}, {"atomic_fetch_sub_explicit", CB_SUB},
-    {"atomic_fetch_or_explicit", CB_OR},   {"atomic_fetch_xor_explicit", CB_XOR},
-    {"atomic_fetch_and_explicit", CB_AND},
+  CKind kind;
+  bool stmt; /* a statement, not an expression */
+  const char *args;
+  int op;
+} Builtin;
+
+static const Builtin builtins[] = {
+    {"__load", CK_LOAD, false, "l", -1},
+    {"__xchg", CK_XCHG, false, "ab", -1},
+    {"__cmpxchg", CK_CMPXCHG, false, "abc", -1},
+    {"__atomic_add_unless", CK_ADDUNLESS, false, "abc", -1},
+    {"__atomic_op_return", CK_OPRET, false, "aob", -1},
+    {"__atomic_fetch_op", CK_FETCHOP, false, "aob", -1},
+    {"__trylock", CK_TRYLOCK, false, "a", -1},
+    {"__islocked", CK_ISLOCKED, false, "a", -1},
+    {"atomic_load_explicit", CK_LOAD, false, "am", -1},
+    {"atomic_exchange_explicit", CK_XCHG, false, "abm", -1},
+    {"atomic_fetch_add_explicit", CK_FETCHOP, false, "abm", CB_ADD},
+    {"atomic_fetch_sub_explicit", CK_FETCHOP, false, "abm", CB_SUB},
+    {"atomic_fetch_or_explicit", CK_FETCHOP, false, "abm", CB_OR},
+    {"atomic_fetch_xor_explicit", CK_FETCHOP, false, "abm", CB_XOR},
+    {"atomic_fetch_and_explicit", CK_FETCHOP, false, "abm", CB_AND},
+    {"__store", CK_STORE, true, "lb", -1},
+    {"__fence", CK_FENCE, true, "", -1},
+    {"__atomic_op", CK_ATOMICOP, true, "aob", -1},
+    {"__lock", CK_LOCK, true, "a", -1},
+    {"__unlock", CK_UNLOCK, true, "a", -1},
+    {"__srcu", CK_SRCU, true, "a?b", -1},
+    {"lock", CK_MTXLOCK, true, "a", -1},
+    {"mtx_lock", CK_MTXLOCK, true, "a", -1},
+    {"unlock", CK_UNLOCK, true, "a", -1},
+    {"mtx_unlock", CK_UNLOCK, true, "a", -1},
+    {"atomic_store_explicit", CK_STORE, true, "abm", -1},
+    {"atomic_thread_fence", CK_FENCE, true, "m", -1},
 };
 
-/* A builtin call in expression position, or NULL if the name is none. */
-static CNode *builtin_expr(Expander *x, CNode *c) {
-  const char *s = c->name;
-  CNode *n;
-  if (!strcmp(s, "__load")) {
-    arity(x, c, 1, 1);
-    n = mk_internal(x, CK_LOAD, c);
-    n->a = loc_arg(x, c->kids[0], "__load");
-    return n;
+static CNode *build(Expander *x, CNode *c, const Builtin *b) {
+  int lo = 0, hi = 0;
+  for (const char *a = b->args; *a; a++) {
+    if (*a == '?') lo = hi;
+    else hi++;
   }
-  if (!strcmp(s, "__xchg")) {
-    arity(x, c, 2, 2);
-    n = mk_internal(x, CK_XCHG, c);
-    n->a = xexpr(x, c->kids[0]);
-    n->b = xexpr(x, c->kids[1]);
-    return n;
-  }
-  if (!strcmp(s, "__cmpxchg") || !strcmp(s, "__atomic_add_unless")) {
-    arity(x, c, 3, 3);
-    n = mk_internal(x, s[2] == 'c' ? CK_CMPXCHG : CK_ADDUNLESS, c);
-    n->a = xexpr(x, c->kids[0]);
-    n->b = xexpr(x, c->kids[1]);
-    n->c = xexpr(x, c->kids[2]);
-    return n;
-  }
-  if (!strcmp(s, "__atomic_op_return") || !strcmp(s, "__atomic_fetch_op")) {
-    arity(x, c, 3, 3);
-    n = mk_internal(x, s[9] == 'o' ? CK_OPRET : CK_FETCHOP, c);
-    n->a = xexpr(x, c->kids[0]);
-    n->op = op_arg(x, c->kids[1], s)->op;
-    n->b = xexpr(x, c->kids[2]);
-    return n;
-  }
-  if (!strcmp(s, "__trylock") || !strcmp(s, "__islocked")) {
-    arity(x, c, 1, 1);
-    n = mk_internal(x, s[2] == 't' ? CK_TRYLOCK : CK_ISLOCKED, c);
-    n->a = xexpr(x, c->kids[0]);
-    return n;
-  }
-  if (!strcmp(s, "atomic_load_explicit")) {
-    arity(x, c, 2, 2);
-    n = mk_internal(x, CK_LOAD, c);
-    n->a = xexpr(x, c->kids[0]);
-    n->mo = (uint8_t)mo_of(x, c->kids[1]);
-    return n;
-  }
-  if (!strcmp(s, "atomic_exchange_explicit")) {
-    arity(x, c, 3, 3);
-    n = mk_internal(x, CK_XCHG, c);
-    n->a = xexpr(x, c->kids[0]);
-    n->b = xexpr(x, c->kids[1]);
-    n->mo = (uint8_t)mo_of(x, c->kids[2]);
-    return n;
-  }
-  for (size_t i = 0; i < ARRAY_LEN(c11_fetch); i++)
-    if (!strcmp(s, c11_fetch[i].name)) {
-      arity(x, c, 3, 3);
-      n = mk_internal(x, CK_FETCHOP, c);
-      n->a = xexpr(x, c->kids[0]);
-      n->op = (uint8_t)c11_fetch[i].op;
-      n->b = xexpr(x, c->kids[1]);
-      n->mo = (uint8_t)mo_of(x, c->kids[2]);
-      return n;
+  if (!strchr(b->args, '?')) lo = hi;
+  arity(x, c, lo, hi);
+  CNode *n = mk_internal(x, b->kind, c);
+  if (b->op >= 0) n->op = (uint8_t)b->op;
+  int k = 0;
+  for (const char *a = b->args; *a && k < c->nkids; a++) {
+    CNode *arg = c->kids[k];
+    switch (*a) {
+    case '?': continue;
+    case 'l': n->a = loc_arg(x, arg, b->name); break;
+    case 'a': n->a = xexpr(x, arg); break;
+    case 'b': n->b = xexpr(x, arg); break;
+    case 'c': n->c = xexpr(x, arg); break;
+    case 'o': n->op = op_arg(x, arg, b->name)->op; break;
+    case 'm': n->mo = (uint8_t)mo_of(x, arg); break;
     }
-  if (!strncmp(s, "atomic_compare_exchange_", 24)) {
-    const char *rest = s + 24;
-    bool weak = !strncmp(rest, "weak", 4);
-    if (!weak && strncmp(rest, "strong", 6)) return NULL;
-    rest += weak ? 4 : 6;
-    bool explicit_mo = !strcmp(rest, "_explicit");
-    if (!explicit_mo && *rest) return NULL;
-    arity(x, c, explicit_mo ? 5 : 3, explicit_mo ? 5 : 3);
-    n = mk_internal(x, CK_CAS, c);
-    n->weak = weak;
-    n->a = xexpr(x, c->kids[0]);
-    n->b = xexpr(x, c->kids[1]);
-    n->c = xexpr(x, c->kids[2]);
-    n->mo = explicit_mo ? (uint8_t)mo_of(x, c->kids[3]) : MO_SC;
-    n->mo2 = explicit_mo ? (uint8_t)mo_of(x, c->kids[4]) : MO_SC;
-    return n;
+    k++;
   }
-  return NULL;
+  return n;
 }
 
-/* A builtin call in statement position, or NULL. */
-static CNode *builtin_stmt(Expander *x, CNode *c) {
-  const char *s = c->name;
-  CNode *n;
-  if (!strcmp(s, "__store")) {
-    arity(x, c, 2, 2);
-    n = mk_internal(x, CK_STORE, c);
-    n->a = loc_arg(x, c->kids[0], "__store");
-    n->b = xexpr(x, c->kids[1]);
-    return n;
-  }
-  if (!strcmp(s, "__fence")) {
-    arity(x, c, 0, 0);
-    return mk_internal(x, CK_FENCE, c);
-  }
-  if (!strcmp(s, "__atomic_op")) {
-    arity(x, c, 3, 3);
-    n = mk_internal(x, CK_ATOMICOP, c);
-    n->a = xexpr(x, c->kids[0]);
-    n->op = op_arg(x, c->kids[1], s)->op;
-    n->b = xexpr(x, c->kids[2]);
-    return n;
-  }
-  if (!strcmp(s, "__lock") || !strcmp(s, "__unlock")) {
-    arity(x, c, 1, 1);
-    n = mk_internal(x, s[2] == 'l' ? CK_LOCK : CK_UNLOCK, c);
-    n->a = xexpr(x, c->kids[0]);
-    return n;
-  }
-  if (!strcmp(s, "__srcu")) {
-    arity(x, c, 1, 2);
-    n = mk_internal(x, CK_SRCU, c);
-    n->a = xexpr(x, c->kids[0]);
-    if (c->nkids > 1) n->b = xexpr(x, c->kids[1]);
-    return n;
-  }
-  if (!strcmp(s, "lock") || !strcmp(s, "mtx_lock") || !strcmp(s, "unlock") ||
-      !strcmp(s, "mtx_unlock")) {
-    arity(x, c, 1, 1);
-    n = mk_internal(x, strstr(s, "unlock") ? CK_UNLOCK : CK_MTXLOCK, c);
-    n->a = xexpr(x, c->kids[0]);
-    return n;
-  }
-  if (!strcmp(s, "atomic_store_explicit")) {
-    arity(x, c, 3, 3);
-    n = mk_internal(x, CK_STORE, c);
-    n->a = xexpr(x, c->kids[0]);
-    n->b = xexpr(x, c->kids[1]);
-    n->mo = (uint8_t)mo_of(x, c->kids[2]);
-    return n;
-  }
-  if (!strcmp(s, "atomic_thread_fence")) {
-    arity(x, c, 1, 1);
-    n = mk_internal(x, CK_FENCE, c);
-    n->mo = (uint8_t)mo_of(x, c->kids[0]);
-    return n;
-  }
+/* C11's compare-exchange family: strong or weak, with or without
+ * explicit memory orders (SC both ways when left out). */
+static CNode *c11_cas(Expander *x, CNode *c) {
+  const char *rest = c->name + 24;
+  bool weak = !strncmp(rest, "weak", 4);
+  if (!weak && strncmp(rest, "strong", 6)) return NULL;
+  rest += weak ? 4 : 6;
+  bool explicit_mo = !strcmp(rest, "_explicit");
+  if (!explicit_mo && *rest) return NULL;
+  arity(x, c, explicit_mo ? 5 : 3, explicit_mo ? 5 : 3);
+  CNode *n = mk_internal(x, CK_CAS, c);
+  n->weak = weak;
+  n->a = xexpr(x, c->kids[0]);
+  n->b = xexpr(x, c->kids[1]);
+  n->c = xexpr(x, c->kids[2]);
+  n->mo = explicit_mo ? (uint8_t)mo_of(x, c->kids[3]) : MO_SC;
+  n->mo2 = explicit_mo ? (uint8_t)mo_of(x, c->kids[4]) : MO_SC;
+  return n;
+}
+
+/* A builtin call in expression (stmt false) or statement position, or
+ * NULL if the name is none of that kind. */
+static CNode *builtin(Expander *x, CNode *c, bool stmt) {
+  for (size_t i = 0; i < ARRAY_LEN(builtins); i++)
+    if (builtins[i].stmt == stmt && !strcmp(c->name, builtins[i].name))
+      return build(x, c, &builtins[i]);
+  if (!stmt && !strncmp(c->name, "atomic_compare_exchange_", 24)) return c11_cas(x, c);
   return NULL;
 }
 
@@ -915,9 +862,9 @@ static CNode *xexpr(Expander *x, CNode *n) {
         type_error(x, n, "this macro is a statement, not an expression");
       r = xexpr(x, subst(x, m->body, m, n->kids, n->pos));
     } else {
-      r = builtin_expr(x, n);
+      r = builtin(x, n, false);
       if (!r) {
-        if (builtin_stmt(x, n)) type_error(x, n, "this form is a statement, not an expression");
+        if (builtin(x, n, true)) type_error(x, n, "this form is a statement, not an expression");
         unknown_call(x, n);
       }
     }
@@ -962,7 +909,7 @@ static CNode *xstmt(Expander *x, CNode *n) {
       CNode *r;
       if (m && m->is_stmt) {
         r = xstmt(x, subst(x, m->body, m, n->a->kids, n->a->pos));
-      } else if (!m && (r = builtin_stmt(x, n->a)) != NULL) {
+      } else if (!m && (r = builtin(x, n->a, true)) != NULL) {
       } else {
         c->a = xexpr(x, n->a);
         r = c;

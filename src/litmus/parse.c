@@ -1428,10 +1428,38 @@ static void alloc_symregs(Parser *p) {
 
 /* ======================================================== 8. entry points */
 
+/* The C parser descends once per bracket: bound the nesting before it
+ * runs, so that no input can exhaust the stack (comments and literals
+ * are skipped; an unbalanced file is the parser's to report). */
+enum { C_MAX_NESTING = 256 };
+
+static void check_c_nesting(Parser *p, size_t from, size_t to) {
+  const char *s = p->text;
+  int depth = 0;
+  for (size_t i = from; i < to; i++) {
+    char ch = s[i];
+    if (ch == '/' && i + 1 < to && s[i + 1] == '/') {
+      while (i < to && s[i] != '\n') i++;
+    } else if (ch == '/' && i + 1 < to && s[i + 1] == '*') {
+      for (i += 2; i + 1 < to && !(s[i] == '*' && s[i + 1] == '/'); i++) {}
+      i++;
+    } else if (ch == '"' || ch == '\'') {
+      for (i++; i < to && s[i] != ch && s[i] != '\n'; i++)
+        if (s[i] == '\\') i++;
+    } else if (ch == '(' || ch == '[' || ch == '{') {
+      if (++depth > C_MAX_NESTING)
+        fail(p, i, "C code nested too deeply (more than %d levels of brackets)", C_MAX_NESTING);
+    } else if ((ch == ')' || ch == ']' || ch == '}') && depth > 0) {
+      depth--;
+    }
+  }
+}
+
 static void parse_all(Parser *p) {
   index_lines(p);
   Split sp = split(p);
   parse_init(p, sp.init_start, sp.init_end);
+  if (p->t->c) check_c_nesting(p, sp.code_start, sp.code_end);
   if (p->t->c)
     c_parse_code(p->t, p->err, p->text, sp.code_start, sp.code_end,
                  pos_at(p, sp.code_start));

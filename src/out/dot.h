@@ -132,4 +132,11 @@ void dot_write(const DotRun *r, StrBuf *out);
 bool dot_run(Program *p, const CProg *prog, const EngineOpts *eo, const DotOpts *o,
              const char *model_title, Err *err, char **msg);
 
+/* The same capture run, returning each selected execution's picture (dot
+ * text with the legend, as -graph-format renders) instead of writing
+ * files: *n strings, malloc'ed, in a malloc'ed array.  NULL on an error
+ * of the run, reported in err.  o->dir is not used. */
+char **dot_pictures(Program *p, const CProg *prog, const EngineOpts *eo, const DotOpts *o,
+                    const char *model_title, int *n, Err *err);
+
 #endif

@@ -140,7 +140,8 @@ void dot_opts_free(DotOpts *o) {
 
 static void push_names(char ***v, int *n, const char *list) {
   char *s = xstrdup(list);
-  for (char *tok = strtok(s, ", "); tok; tok = strtok(NULL, ", ")) {
+  char *save = NULL; /* strtok_r: tests run in parallel threads */
+  for (char *tok = strtok_r(s, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
     *v = xrealloc(*v, sizeof(char *) * (size_t)(*n + 1));
     (*v)[(*n)++] = xstrdup(tok);
   }

@@ -62,6 +62,14 @@ static int run_graphviz(const char *cmd, const char *fmt, const char *in, const 
   return WEXITSTATUS(st);
 }
 
+static void free_run(DotRun *r) {
+  for (int i = 0; i < r->execs.len; i++) free(r->execs.data[i].key);
+  vec_free(r->execs);
+  vec_free(r->seen_es);
+  arena_free(&r->arena);
+  free(r);
+}
+
 static bool render(const DotRun *r, const char *base, char **msg) {
   static const char *const ext[] = {"dot", "svg", "png", "pdf"};
   const char *fmt = ext[r->o->format];
@@ -102,9 +110,10 @@ static bool render(const DotRun *r, const char *base, char **msg) {
   return ok;
 }
 
-bool dot_run(Program *p, const CProg *prog, const EngineOpts *eo, const DotOpts *o,
-             const char *model_title, Err *err, char **msg) {
-  *msg = NULL;
+/* The capture run: a DotRun holding the selected executions, or NULL on
+ * an error of the run (in err). */
+static DotRun *collect(Program *p, const CProg *prog, const EngineOpts *eo, const DotOpts *o,
+                       const char *model_title, Err *err) {
   DotRun *r = xcalloc(1, sizeof *r);
   arena_init(&r->arena);
   r->o = o;
@@ -130,26 +139,50 @@ bool dot_run(Program *p, const CProg *prog, const EngineOpts *eo, const DotOpts 
     ok = true;
   }
   arena_free(&a);
-  if (ok) {
-    dot_sort_execs(r);
-    mkdir(o->dir, 0777); /* may exist; fopen reports what matters */
-    char *base = xmalloc(strlen(o->dir) + strlen(p->test->name) + 2);
-    sprintf(base, "%s/%s", o->dir, p->test->name);
+  if (!ok) {
+    free_run(r);
+    return NULL;
+  }
+  dot_sort_execs(r);
+  return r;
+}
+
+char **dot_pictures(Program *p, const CProg *prog, const EngineOpts *eo, const DotOpts *o,
+                    const char *model_title, int *n, Err *err) {
+  DotRun *r = collect(p, prog, eo, o, model_title, err);
+  *n = 0;
+  if (!r) return NULL;
+  char **v = xcalloc((size_t)r->execs.len + 1, sizeof(char *));
+  for (int i = 0; i < r->execs.len; i++) {
     StrBuf b;
     sb_init(&b);
-    dot_write(r, &b);
-    char *path = xmalloc(strlen(base) + 8);
-    sprintf(path, "%s.dot", base);
-    ok = write_text(path, sb_cstr(&b), msg);
+    dot_write_exec(r->o, r->legend, &r->execs.data[i], true, &b);
+    v[i] = xstrdup(sb_cstr(&b));
     sb_free(&b);
-    free(path);
-    if (ok && o->format != DOT_FMT_DOT) ok = render(r, base, msg);
-    free(base);
   }
-  for (int i = 0; i < r->execs.len; i++) free(r->execs.data[i].key);
-  vec_free(r->execs);
-  vec_free(r->seen_es);
-  arena_free(&r->arena);
-  free(r);
+  *n = r->execs.len;
+  free_run(r);
+  return v;
+}
+
+bool dot_run(Program *p, const CProg *prog, const EngineOpts *eo, const DotOpts *o,
+             const char *model_title, Err *err, char **msg) {
+  *msg = NULL;
+  DotRun *r = collect(p, prog, eo, o, model_title, err);
+  if (!r) return false;
+  mkdir(o->dir, 0777); /* may exist; fopen reports what matters */
+  char *base = xmalloc(strlen(o->dir) + strlen(p->test->name) + 2);
+  sprintf(base, "%s/%s", o->dir, p->test->name);
+  StrBuf b;
+  sb_init(&b);
+  dot_write(r, &b);
+  char *path = xmalloc(strlen(base) + 8);
+  sprintf(path, "%s.dot", base);
+  bool ok = write_text(path, sb_cstr(&b), msg);
+  sb_free(&b);
+  free(path);
+  if (ok && o->format != DOT_FMT_DOT) ok = render(r, base, msg);
+  free(base);
+  free_run(r);
   return ok;
 }

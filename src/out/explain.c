@@ -609,10 +609,9 @@ void explain_text(const Explanation *x, StrBuf *b) {
 
 /* -------------------------------------------------------------- run */
 
-char *explain_run(Program *p, const CProg *prog, const EngineOpts *eo,
-                  const ExplainOpts *xo, ExplainFormat fmt, const char *dot_path,
-                  Err *err) {
-  Explanation *x = explain_new(p, xo);
+Explanation *explain_capture(Program *p, const CProg *prog, const EngineOpts *eo,
+                             const ExplainOpts *xo, Err *err) {
+  Explanation *volatile x = explain_new(p, xo);
   EngineOpts o = *eo;
   o.run_mode = explain_run_mode(xo);
   o.exec_sink = explain_sink;
@@ -620,35 +619,45 @@ char *explain_run(Program *p, const CProg *prog, const EngineOpts *eo,
   Arena a;
   arena_init(&a);
   Outcome out;
-  char *volatile text = NULL;
   ErrJmp j;
   err_push(err, &j);
   if (setjmp(j.jb) == 0) {
     engine_run(p, prog, &o, &out, &a, err);
     err_pop(err, &j);
     outcome_free(&out);
-    StrBuf b;
-    sb_init(&b);
-    if (fmt == EXPLAIN_JSON) explain_json(x, &b);
-    else explain_text(x, &b);
-    text = xstrdup(sb_cstr(&b));
-    if (dot_path) {
-      sb_clear(&b);
-      explain_dot(x, &b);
-      FILE *f = fopen(dot_path, "w");
-      bool ok = f && fputs(sb_cstr(&b), f) >= 0;
-      if (f && fclose(f) != 0) ok = false;
-      if (!ok) {
-        /* the explanation itself is still worth printing */
-        char *with = xmalloc(strlen(text) + strlen(dot_path) + 64);
-        sprintf(with, "%sWarning: cannot write %s\n", text, dot_path);
-        free(text);
-        text = with;
-      }
-    }
-    sb_free(&b);
+  } else {
+    explain_free(x);
+    x = NULL;
   }
   arena_free(&a);
+  return x;
+}
+
+char *explain_run(Program *p, const CProg *prog, const EngineOpts *eo,
+                  const ExplainOpts *xo, ExplainFormat fmt, const char *dot_path,
+                  Err *err) {
+  Explanation *x = explain_capture(p, prog, eo, xo, err);
+  if (!x) return NULL;
+  StrBuf b;
+  sb_init(&b);
+  if (fmt == EXPLAIN_JSON) explain_json(x, &b);
+  else explain_text(x, &b);
+  char *text = xstrdup(sb_cstr(&b));
+  if (dot_path) {
+    sb_clear(&b);
+    explain_dot(x, &b);
+    FILE *f = fopen(dot_path, "w");
+    bool ok = f && fputs(sb_cstr(&b), f) >= 0;
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok) {
+      /* the explanation itself is still worth printing */
+      char *with = xmalloc(strlen(text) + strlen(dot_path) + 64);
+      sprintf(with, "%sWarning: cannot write %s\n", text, dot_path);
+      free(text);
+      text = with;
+    }
+  }
+  sb_free(&b);
   explain_free(x);
   return text;
 }

@@ -118,5 +118,13 @@ void explain_json(const Explanation *x, StrBuf *out);
 /* A dot graph per explained execution, the witness in red
  * (explain_dot.c). */
 void explain_dot(const Explanation *x, StrBuf *out);
+/* The graph of execution k alone. */
+void explain_dot_exec(const Explanation *x, int k, StrBuf *out);
+
+/* Run the engine again in explain mode and return the Explanation (to be
+ * freed with explain_free), for callers that print it several ways; NULL
+ * on an error of the run, reported in err. */
+Explanation *explain_capture(Program *p, const CProg *prog, const EngineOpts *eo,
+                             const ExplainOpts *xo, Err *err);
 
 #endif

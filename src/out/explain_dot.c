@@ -103,6 +103,10 @@ static void dot_exec(const Explanation *x, const ExExec *ex, int k, StrBuf *b) {
   sb_puts(b, "}\n");
 }
 
+void explain_dot_exec(const Explanation *x, int k, StrBuf *b) {
+  dot_exec(x, &x->execs.data[k], k, b);
+}
+
 void explain_dot(const Explanation *x, StrBuf *b) {
   for (int i = 0; i < x->execs.len; i++) dot_exec(x, &x->execs.data[i], i, b);
 }

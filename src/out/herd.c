@@ -10,33 +10,43 @@
 #include "cond.h"
 #include "hash.h"
 
-/* Decimal without printf: state lines are printed by the hundred thousand. */
-static void put_u64(StrBuf *out, uint64_t u, bool neg) {
-  char buf[24];
-  int k = sizeof buf;
+/* Decimal without printf, at the end of buf[24]: state lines are printed
+ * by the hundred thousand.  Returns where the digits start. */
+static char *fmt_u64(char *end, uint64_t u, bool neg) {
+  char *k = end;
   do {
-    buf[--k] = (char)('0' + u % 10);
+    *--k = (char)('0' + u % 10);
     u /= 10;
   } while (u);
-  if (neg) buf[--k] = '-';
-  sb_putn(out, buf + k, sizeof buf - (size_t)k);
+  if (neg) *--k = '-';
+  return k;
+}
+
+/* An integer of location d in decimal, as herd prints it (its width and
+ * signedness), ending at `end`; returns where it starts. */
+static char *fmt_int(const Program *p, const DispLoc *d, int64_t num, char *end) {
+  int bits = d->type.bits ? d->type.bits : p->word_bits;
+  uint64_t u = (uint64_t)num;
+  if (bits < 64) u &= ((uint64_t)1 << bits) - 1;
+  if (!d->type.is_signed) return fmt_u64(end, u, false);
+  int64_t s = (int64_t)u;
+  if (bits < 64 && (u >> (bits - 1)) & 1) s = (int64_t)(u | ~(((uint64_t)1 << bits) - 1));
+  return fmt_u64(end, s < 0 ? 0 - (uint64_t)s : (uint64_t)s, s < 0);
 }
 
 void herd_print_value(const Program *p, const DispLoc *d, Val v, bool hexa,
                       StrBuf *out) {
   switch (v.kind) {
   case VAL_INT: {
-    int bits = d->type.bits ? d->type.bits : p->word_bits;
-    uint64_t u = (uint64_t)v.num;
-    if (bits < 64) u &= ((uint64_t)1 << bits) - 1;
     if (hexa) {
+      int bits = d->type.bits ? d->type.bits : p->word_bits;
+      uint64_t u = (uint64_t)v.num;
+      if (bits < 64) u &= ((uint64_t)1 << bits) - 1;
       sb_printf(out, "0x%" PRIx64, u);
-    } else if (!d->type.is_signed) {
-      put_u64(out, u, false);
     } else {
-      int64_t s = (int64_t)u;
-      if (bits < 64 && (u >> (bits - 1)) & 1) s = (int64_t)(u | ~(((uint64_t)1 << bits) - 1));
-      put_u64(out, s < 0 ? 0 - (uint64_t)s : (uint64_t)s, s < 0);
+      char buf[24];
+      char *k = fmt_int(p, d, v.num, buf + sizeof buf);
+      sb_putn(out, k, (size_t)(buf + sizeof buf - k));
     }
     return;
   }
@@ -89,6 +99,31 @@ int herd_flags(const Outcome *o, const HerdPrintOpts *opt, const char **names) {
 }
 
 void herd_state(const Program *p, const Val *st, bool hexa, StrBuf *out) {
+  bool ints = !hexa;
+  for (int k = 0; k < p->ndisp && ints; k++) ints = st[k].kind == VAL_INT;
+  if (ints) {
+    /* the common line, printed by the hundred thousand: integers only,
+     * written in place after one reservation */
+    size_t cap = 0;
+    for (int k = 0; k < p->ndisp; k++) cap += strlen(p->disp[k].name) + 3 + 24;
+    sb_reserve(out, cap);
+    char *w = out->s + out->len;
+    for (int k = 0; k < p->ndisp; k++) {
+      if (k) *w++ = ' ';
+      size_t n = strlen(p->disp[k].name);
+      memcpy(w, p->disp[k].name, n);
+      w += n;
+      *w++ = '=';
+      char buf[24];
+      char *v = fmt_int(p, &p->disp[k], st[k].num, buf + sizeof buf);
+      memcpy(w, v, (size_t)(buf + sizeof buf - v));
+      w += buf + sizeof buf - v;
+      *w++ = ';';
+    }
+    out->len = (size_t)(w - out->s);
+    out->s[out->len] = 0;
+    return;
+  }
   for (int k = 0; k < p->ndisp; k++) {
     if (k) sb_putc(out, ' ');
     sb_puts(out, p->disp[k].name);

@@ -13,10 +13,10 @@
 #include "cond.h"
 #include "hash.h"
 
-void json_string(StrBuf *b, const char *s) {
+void json_string_n(StrBuf *b, const char *s, size_t n) {
   sb_putc(b, '"');
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
     if (c == '"' || c == '\\') {
       sb_putc(b, '\\');
       sb_putc(b, (char)c);
@@ -24,14 +24,16 @@ void json_string(StrBuf *b, const char *s) {
       sb_puts(b, "\\n");
     } else if (c == '\t') {
       sb_puts(b, "\\t");
-    } else if (c < 0x20) {
-      sb_printf(b, "\\u%04x", c);
+    } else if (c < 0x20 || c == '<') {
+      sb_printf(b, "\\u%04x", c); /* '<' too: the text may land in a page */
     } else {
       sb_putc(b, (char)c); /* UTF-8 passes through */
     }
   }
   sb_putc(b, '"');
 }
+
+void json_string(StrBuf *b, const char *s) { json_string_n(b, s ? s : "", s ? strlen(s) : 0); }
 
 static void key(StrBuf *b, const char *k) {
   sb_putc(b, ',');

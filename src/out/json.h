@@ -10,6 +10,8 @@
 
 /* s as a JSON string literal (quoted, escaped); NULL prints "". */
 void json_string(StrBuf *b, const char *s);
+/* The same for the n bytes at s. */
+void json_string_n(StrBuf *b, const char *s, size_t n);
 
 /* A test's outcome as one JSON object on one line, then '\n':
  *   {"test":"SB","file":"SB.litmus","arch":"X86","kind":"Allowed",

@@ -172,7 +172,7 @@ void sb_clear(StrBuf *b) {
   if (b->s) b->s[0] = 0;
 }
 
-static void sb_reserve(StrBuf *b, size_t extra) {
+void sb_reserve(StrBuf *b, size_t extra) {
   if (b->len + extra + 1 > b->cap) {
     size_t nc = b->cap ? b->cap * 2 : 64;
     while (nc < b->len + extra + 1) nc *= 2;
@@ -336,7 +336,14 @@ void err_format(const Err *e, StrBuf *b) {
   else if (e->pos.file)
     sb_printf(b, "%s: ", e->pos.file);
   sb_puts(b, "error: ");
-  sb_putn(b, e->msg.s ? e->msg.s : "", e->msg.len);
+  /* A message quoting a 100 KB line must still fit on a screen. */
+  enum { MAX_MSG = 400 };
+  if (e->msg.len > MAX_MSG) {
+    sb_putn(b, e->msg.s, MAX_MSG);
+    sb_puts(b, "...");
+  } else {
+    sb_putn(b, e->msg.s ? e->msg.s : "", e->msg.len);
+  }
 }
 
 /* The excerpt shows at most this many bytes of the line, the column
@@ -377,6 +384,14 @@ void err_excerpt(const Err *e, StrBuf *b) {
   for (size_t i = from; i < col; i++) sb_putc(b, s[i] == '\t' ? '\t' : ' ');
   sb_puts(b, "^\n");
   free(text);
+}
+
+SrcPos text_pos(const char *file, const char *text, size_t off) {
+  SrcPos p = {file, 1, 1};
+  for (size_t i = 0; i < off; i++)
+    if (text[i] == '\n') p.line++, p.col = 1;
+    else p.col++;
+  return p;
 }
 
 /* ---------------------------------------------------------- suggestions */

@@ -111,6 +111,8 @@ void sb_clear(StrBuf *b);
 void sb_putc(StrBuf *b, char c);
 void sb_puts(StrBuf *b, const char *s);
 void sb_putn(StrBuf *b, const char *s, size_t n);
+/* room for `extra` more bytes (and the NUL), to write into b->s directly */
+void sb_reserve(StrBuf *b, size_t extra);
 void sb_printf(StrBuf *b, const char *fmt, ...) CR_PRINTF(2, 3);
 void sb_vprintf(StrBuf *b, const char *fmt, va_list ap);
 const char *sb_cstr(StrBuf *b); /* always NUL-terminated, never NULL */
@@ -180,6 +182,10 @@ void err_excerpt(const Err *e, StrBuf *b);
  */
 static inline void err_push(Err *e, ErrJmp *j) { j->prev = e->top; e->top = j; }
 static inline void err_pop(Err *e, ErrJmp *j) { e->top = j->prev; }
+
+/* The position of byte `off` of text, a file's contents (for errors
+ * found by scanning bytes rather than tokens). */
+SrcPos text_pos(const char *file, const char *text, size_t off);
 
 /* ---- files ---- */
 /* Read a whole file; returns NULL (and sets errno) on failure. */

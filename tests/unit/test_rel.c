@@ -132,6 +132,13 @@ static void test_size(int n, int density) {
       ok &= rel_get(d, c, i, j) == (in_u && !ma[i][j]);
     }
   CHECK(ok);
+  /* identity over the same set u, added to a */
+  rel_copy(d, c, a);
+  rel_add_identity(d, c, u);
+  ok = true;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) ok &= rel_get(d, c, i, j) == (ma[i][j] || (i == j && bit_get(u, i)));
+  CHECK(ok);
   Word dom[3], rng_[3];
   rel_domain(d, dom, a);
   rel_range(d, rng_, a);
@@ -151,7 +158,7 @@ static void test_size(int n, int density) {
 }
 
 int main(void) {
-  int sizes[] = {1, 2, 7, 63, 64, 65, 129};
+  int sizes[] = {1, 2, 7, 63, 64, 65, 100, 128, 129};
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
     test_size(sizes[k], 2);
     test_size(sizes[k], 10);

@@ -1,0 +1,42 @@
+/*
+ * json.h — the little JSON corral serve needs: JSON strings written into
+ * a StrBuf, and a reader for the flat request object of
+ * POST /run (string, boolean and number members; anything else is
+ * skipped, nested values included).
+ */
+#ifndef CORRAL_SERVE_JSON_H
+#define CORRAL_SERVE_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/util.h"
+
+/* A JSON string literal (s may be NULL: null); the n bytes at s are
+ * json_string_n (out/json.h). */
+void jb_str(StrBuf *b, const char *s);
+/* "key": — with a comma before it unless it opens the object. */
+void jb_key(StrBuf *b, bool *first, const char *key);
+
+/* One member of the request object. */
+typedef enum JKind { J_STRING, J_BOOL, J_NUMBER, J_OTHER } JKind;
+typedef struct JMember {
+  char *key;
+  JKind kind;
+  char *str;     /* J_STRING: decoded UTF-8 (no NUL inside: refused) */
+  bool b;
+  double num;
+} JMember;
+
+typedef struct JObject {
+  JMember *v;
+  int n;
+} JObject;
+
+/* Parse text (len bytes) as one object; false with a message in err
+ * (err_cap bytes) naming the offset of the problem. */
+bool json_parse_object(const char *text, size_t len, JObject *o, char *err, size_t err_cap);
+void json_object_free(JObject *o);
+const JMember *json_get(const JObject *o, const char *key);
+
+#endif
