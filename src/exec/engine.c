@@ -554,6 +554,8 @@ static void choose_rf(Engine *g, int i) {
       g->halted = true; /* this search is over, whoever stopped it */
       return;
     }
+    /* -variant mixed: reads take whole writes, not any mix of bytes */
+    if (g->p->mixed && !mixed_rf_ok(g)) return;
     rf_leaf(g);
     return;
   }
@@ -587,13 +589,8 @@ static void compute_candidates(Engine *g, Shared *sh, Arena *a) {
     }
     if (sh->ncands[i] == 0 && lr->op == S_CONST && lr->k.kind != VAL_ADDR)
       eng_err(g, "Non symbolic location with no initial write");
-    /* -variant mixed: herd pairs read and write accesses as wholes, not
-     * bytes one by one (not implemented): only reads of initial values
-     * are exact so far */
-    if (g->p->mixed && sh->ncands[i] > 1)
-      eng_err(g, "-variant mixed: a read that may read from several writes is not "
-              "supported yet");
   }
+  if (g->p->mixed) mixed_check_writes(g, es);
   sh->read_index = ARENA_NEWN(a, int, es->n + 1);
   for (int e = 0; e < es->n; e++) sh->read_index[e] = -1;
   for (int i = 0; i < es->nreads; i++) sh->read_index[es->reads[i]] = i;

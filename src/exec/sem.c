@@ -271,6 +271,7 @@ static SVal mixed_load(SemCtx *c, SVal addr, int size, uint64_t tags) {
   SVal acc = {SYM_NONE, 0};
   for (int i = 0; i < size; i++) {
     SVal byte = read_event(c, mixed_byte_loc(c, addr, size, i), addr.deps, 1, tags);
+    c->ev.data[c->ev.len - 1].acc_size = (uint8_t)size;
     if (i == 0)
       acc = byte;
     else
@@ -305,6 +306,7 @@ static SVal mixed_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags
     e.val = sem_mask(c, sem_op(c, S_SHR, data, sem_int(c, 8 * i)), 8).s;
     e.wval = SYM_NONE;
     e.size = 1;
+    e.acc_size = (uint8_t)size;
     e.tags = tags;
     e.reg = -1;
     bits |= ev_bit(c, add_event(c, e, addr.deps | data.deps));

@@ -90,13 +90,21 @@ static void amo(SemCtx *c, const Instr *ins) {
   wr_reg(c, &o[0], old);
 }
 
+/* -variant mixed: a load's value is its bytes, unsigned; lb/lh/lw (and
+ * lr.w) sign-extend it as the ISA says. */
+static SVal mixed_extend(SemCtx *c, const Instr *ins, SVal v) {
+  if (sem_program(c)->mixed && access_size(ins) < 8 && !(ins->flags & RV_F_UNSIGNED))
+    return sem_sext(c, v, 8 * access_size(ins));
+  return v;
+}
+
 static void load_reserve(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
   SVal a = rd_reg(c, &o[1]);
   sem_write_reg(c, RISCV_RESADDR, a);
   /* the reserved size matters in mixed mode (store_conditional) */
   if (sem_program(c)->mixed) sem_reserve(c, a, access_size(ins));
-  wr_reg(c, &o[0], sem_load(c, a, access_size(ins), annot(c, ins, true)));
+  wr_reg(c, &o[0], mixed_extend(c, ins, sem_load(c, a, access_size(ins), annot(c, ins, true))));
 }
 
 /* -variant mixed: as herd, a store-conditional can only fail unless the
@@ -170,11 +178,7 @@ static bool exec_memory(SemCtx *c, const Instr *ins) {
   switch ((RVOp)ins->op) {
   case RV_LOAD: {
     SVal a = sem_op(c, S_ADD, rd_reg(c, &o[1]), sem_int(c, o[1].imm));
-    SVal v = sem_load(c, a, access_size(ins), annot(c, ins, false));
-    /* byte accesses give the bytes themselves: extend as the ISA says */
-    if (sem_program(c)->mixed && access_size(ins) < 8 && !(ins->flags & RV_F_UNSIGNED))
-      v = sem_sext(c, v, 8 * access_size(ins));
-    wr_reg(c, &o[0], v);
+    wr_reg(c, &o[0], mixed_extend(c, ins, sem_load(c, a, access_size(ins), annot(c, ins, false))));
     return true;
   }
   case RV_STORE: {
