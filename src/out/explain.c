@@ -508,6 +508,20 @@ static void put_exec(const ExExec *ex, StrBuf *b) {
   sb_printf(b, "    final state: %s\n", ex->state);
 }
 
+/* herd's own relations that no model file defines, said in words when a
+ * witness uses them */
+static void put_glosses(const ExExec *ex, StrBuf *b) {
+  static const char *const glosses[][2] = {
+      {"co0", "the initial write of a location is co-before its other writes, and the "
+              "write the final state shows is co-last"},
+  };
+  for (size_t g = 0; g < ARRAY_LEN(glosses); g++) {
+    bool used = false;
+    for (int i = 0; i < ex->nfine; i++) used |= !strcmp(ex->fine[i].label, glosses[g][0]);
+    if (used) sb_printf(b, "    (%s: %s)\n", glosses[g][0], glosses[g][1]);
+  }
+}
+
 static void put_witness(const ExExec *ex, const ExGroup *g, StrBuf *b) {
   switch (ex->kind) {
   case CW_NONE:
@@ -528,8 +542,14 @@ static void put_witness(const ExExec *ex, const ExGroup *g, StrBuf *b) {
   sb_putc(b, '\n');
   bool refined = false;
   for (int i = 0; i < ex->nedges; i++) refined |= ex->start[i + 1] - ex->start[i] > 1;
-  if (!refined) return;
+  if (!refined) {
+    put_glosses(ex, b);
+    return;
+  }
   for (int i = 0; i < ex->nedges; i++) {
+    const ExEdge *f = &ex->fine[ex->start[i]];
+    if (ex->start[i + 1] - ex->start[i] == 1 && !strcmp(f->label, ex->edges[i].label))
+      continue; /* "c -po-> d is c -po-> d" says nothing */
     sb_printf(b, "      %s -%s-> %s is ", ex->ev[ex->edges[i].a].name, ex->edges[i].label,
               ex->ev[ex->edges[i].b].name);
     put_edges(ex, ex->fine + ex->start[i], ex->start[i + 1] - ex->start[i], b);
@@ -548,6 +568,7 @@ static void put_witness(const ExExec *ex, const ExGroup *g, StrBuf *b) {
     }
     sb_putc(b, '\n');
   }
+  put_glosses(ex, b);
 }
 
 static void put_group_head(const ExGroup *g, StrBuf *b) {
