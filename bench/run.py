@@ -41,7 +41,7 @@ def run_once(binary, args, path, jobs):
     # GNU time reports the peak memory of corral itself (a forked driver's
     # rusage would count the driver's pages too)
     if os.access("/usr/bin/time", os.X_OK):
-        argv = ["/usr/bin/time", "-f", "@@maxrss %M"] + argv
+        argv = ["/usr/bin/time", "-f", "@@maxrss %M cpu %U %S"] + argv
     proc = subprocess.Popen(argv, stdout=out_f, stderr=err_f, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
     dt = time.perf_counter() - t0
@@ -60,6 +60,11 @@ def run_once(binary, args, path, jobs):
     info["execs"] = int(m.group(1)) + int(m.group(2)) if m else None
     m = re.search(r"forks (\d+) probes (\d+)", stderr)
     info["forks"], info["probes"] = (int(m.group(1)), int(m.group(2))) if m else (None, None)
+    # CPU seconds (user+sys) of the whole process, and per worker busy time
+    m = re.search(r"@@maxrss \d+ cpu ([\d.]+) ([\d.]+)", stderr)
+    info["cpu"] = float(m.group(1)) + float(m.group(2)) if m else None
+    m = re.search(r"stats: workers \d+ busy ([\d. ]+) s", stderr)
+    info["busy"] = [float(x) for x in m.group(1).split()] if m else None
     return info, None
 
 
@@ -74,6 +79,7 @@ def measure(binary, args, path, jobs, reps=5):
         if info["time"] > 3:  # long runs: fewer repetitions
             break
     last["median"] = statistics.median(times)
+    last["reps"] = len(times)
     return last, None
 
 
@@ -83,8 +89,20 @@ def fmt(x, width, spec="d"):
 
 def header(title):
     print(f"\n{title}")
-    print(f"{'test':14} {'-j1 ms':>10} {'-j2 ms':>10} {'x':>5} {'cand':>8} {'co seen':>9} "
-          f"{'probes':>9} {'execs':>9} {'us/exec':>8} {'MB':>6} {'herd7 s':>8}")
+    print(f"{'test':14} {'-j1 ms':>10} {'n':>2} {'-j2 ms':>10} {'n':>2} {'x':>5} {'cand':>8} "
+          f"{'co seen':>9} {'probes':>9} {'execs':>9} {'us/exec':>8} {'MB':>6} {'herd7 s':>8} "
+          f"{'cpu1 s':>8} {'cpu2 s':>8} {'bal':>5} {'exp x':>5}")
+
+
+def expected(one, two):
+    """2-core speedup the CPU figures predict: T1 / (serial + slowest worker),
+    serial = the -j 2 process's CPU time not spent in any worker's items."""
+    if not one.get("cpu") or not two or not two.get("cpu") or not two.get("busy"):
+        return None, None
+    busy = two["busy"]
+    serial = max(two["cpu"] - sum(busy), 0.0)
+    bal = max(busy) * len(busy) / sum(busy) if sum(busy) > 0 else None
+    return bal, one["cpu"] / max(serial + max(busy), 1e-9)
 
 
 def bench(binary, name, args, path):
@@ -97,10 +115,13 @@ def bench(binary, name, args, path):
     per = 1e6 * t1 / one["execs"] if one["execs"] else None
     speed = t1 / t2 if t2 else None
     herd = HERD.get(name)
-    print(f"{name:14} {1000 * t1:10.1f} {fmt(1000 * t2 if t2 else None, 10, '.1f')} "
+    bal, exp = expected(one, two)
+    print(f"{name:14} {1000 * t1:10.1f} {one['reps']:2d} {fmt(1000 * t2 if t2 else None, 10, '.1f')} "
+          f"{fmt(two['reps'] if two else None, 2)} "
           f"{fmt(speed, 5, '.2f')} {fmt(one['cand'], 8)} {fmt(one['forks'], 9)} "
           f"{fmt(one['probes'], 9)} {fmt(one['execs'], 9)} {fmt(per, 8, '.2f')} "
-          f"{one['rss_mb']:6.1f} {fmt(herd, 8, '.2f')}")
+          f"{one['rss_mb']:6.1f} {fmt(herd, 8, '.2f')} {fmt(one.get('cpu'), 8, '.2f')} "
+          f"{fmt(two.get('cpu') if two else None, 8, '.2f')} {fmt(bal, 5, '.2f')} {fmt(exp, 5, '.2f')}")
     return t1
 
 
@@ -133,10 +154,22 @@ def corpus_total(binary):
     print("\nPublic corpus: conform printed no total")
 
 
+def legend():
+    print("""
+Columns: -j1/-j2 ms = median wall time of n runs (5, or 1 when a run takes
+over 3 s); x = -j1/-j2 wall; cand = candidates given to the model; co seen =
+coherence candidates visited; execs = Positive+Negative; us/exec = -j1 time
+per execution; MB = peak RSS at -j1; cpu1/cpu2 = user+sys CPU seconds at
+-j1/-j2 (equal = no extra work); bal = max/mean worker busy CPU at -j2;
+exp x = 2-core speedup the CPU figures predict, cpu1 / (serial + slowest
+worker), for a loaded machine where wall times mean little.""")
+
+
 def main():
     binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "corral"))
     quick = "--quick" in sys.argv
     tmp = tempfile.mkdtemp(prefix="corral-bench-")
+    legend()
 
     header("Our examples (corral's own models)")
     for f in sorted(os.listdir(os.path.join(ROOT, "examples"))):
@@ -159,12 +192,12 @@ def main():
                 print(f"{'':14} (larger sizes skipped)")
                 break
 
-    header("LKMM RCU chains, -conf linux-kernel.cfg")
+    header("LKMM RCU chains, -conf linux-kernel.cfg (pattern R^(n/2) G^(n-n/2))")
+    # every size up to 19 threads is run: the 19-thread chain is a target
     for n in range(8, 13 if quick else 20):
         pat = rcu_pattern(n)
         t = bench(binary, f"RCU-{n}", lib + ["-conf", "linux-kernel.cfg"], generate(tmp, "rcu", pat))
-        if t is None or t > BUDGET:
-            print(f"{'':14} (larger sizes skipped)")
+        if t is None:
             break
 
     if not quick:

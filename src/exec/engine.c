@@ -644,7 +644,23 @@ static void worker_begin(Engine *g) {
 }
 
 /* Work item k fixes the choices of the first `prefix` reads (mixed radix). */
+static double thread_cpu_now(void) {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void worker_items_run(Engine *g);
+
+/* The items of the current structure, timed in this worker's CPU clock
+ * (CORRAL_STATS prints the balance between workers). */
 static void worker_items(Engine *g) {
+  double t0 = thread_cpu_now();
+  worker_items_run(g);
+  g->busy_cpu += thread_cpu_now() - t0;
+}
+
+static void worker_items_run(Engine *g) {
   Shared *sh = g->sh;
   for (;;) {
     long k = __atomic_fetch_add(&sh->next_item, 1, __ATOMIC_RELAXED);
@@ -801,6 +817,16 @@ static void print_stats(Engine *w, int n, const Outcome *out) {
           (unsigned long long)t.runs, (unsigned long long)t.forks,
           (unsigned long long)t.probes, (unsigned long long)t.accepted,
           (unsigned long long)t.cache_hits, (unsigned long long)t.cache_misses);
+  /* balance: busy CPU seconds per worker; the rest of the process's CPU
+   * time (setup, structures, merging, printing) is serial */
+  double max = 0, sum = 0;
+  fprintf(stderr, "stats: workers %d busy", n);
+  for (int i = 0; i < n; i++) {
+    fprintf(stderr, " %.3f", w[i].busy_cpu);
+    sum += w[i].busy_cpu;
+    max = MAX(max, w[i].busy_cpu);
+  }
+  fprintf(stderr, " s, max/mean %.2f\n", sum > 0 ? max * n / sum : 1.0);
 }
 
 /* Order of two states of sets a and b (by slot), as herd sorts them;

@@ -87,6 +87,7 @@ typedef struct Engine {
   /* a worker thread's own error context */
   Err werr;
   bool failed;
+  double busy_cpu; /* CPU seconds this worker spent on work items */
 } Engine;
 
 /* engine.c */
