@@ -471,9 +471,11 @@ static void run_candidate(Engine *g) {
     bool interesting = t->quant == Q_FORALL ? !g->cond_true : g->cond_true;
     if (!interesting) return;
   }
-  /* -maxcandidates N: the test exceeds it with its (N+1)-th candidate */
-  uint64_t n = __atomic_add_fetch(&g->sh->candidates, 1, __ATOMIC_RELAXED);
-  if (g->o->max_candidates && n > g->o->max_candidates) {
+  /* -maxcandidates N: the test exceeds it with its (N+1)-th candidate.
+   * Only then a shared counter: an atomic add per candidate on a line
+   * every worker writes costs more than the candidate's bookkeeping. */
+  if (g->o->max_candidates &&
+      __atomic_add_fetch(&g->sh->candidates, 1, __ATOMIC_RELAXED) > g->o->max_candidates) {
     g->out->limit_hit = true;
     __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
     return;

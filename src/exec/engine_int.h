@@ -28,9 +28,13 @@ typedef struct Shared {
   bool static_locs;
   int prefix;              /* reads whose choice a work item fixes */
   long nitems;
-  long next_item;          /* atomic */
-  int stop;                /* atomic: an error or a limit */
+  int stop;                /* atomic: an error or a limit (read often) */
+  /* written by the workers while the fields above are read in their inner
+   * loops: a cache line of their own, so that a write does not evict the
+   * other workers' copy of the read-mostly fields (false sharing) */
+  _Alignas(64) long next_item; /* atomic */
   uint64_t candidates;     /* atomic: for -maxcandidates */
+  _Alignas(64) char line_end;
   /* -timeout: CPU time of the thread that runs the test (herd7 counts
    * CPU time; the thread's, not the process's, so that tests running in
    * parallel threads of a campaign each have their own budget). */
