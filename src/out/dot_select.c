@@ -15,6 +15,7 @@
 #include "dot.h"
 #include "herd.h"
 #include "../exec/es.h"
+#include "../litmus/c.h"
 
 bool dot_selects(const DotOpts *o, const Program *p, bool ok) {
   Quant q = p->test->quant;
@@ -139,6 +140,8 @@ static const char *event_instr(DotRun *r, const Program *p, const Event *ev, int
   if (ev->thread < 0 || !t->threads || ev->thread >= t->nthreads) return NULL;
   const Thread *th = &t->threads[ev->thread];
   if (ev->code_index < 0 || ev->code_index >= th->nentries) return NULL;
+  if (t->arch == ARCH_C && th->entries[ev->code_index].ins)
+    return c_instr_label(th->entries[ev->code_index].ins, poi);
   for (int i = 0; i < ev->code_index; i++) *poi += th->entries[i].ins != NULL;
   const Instr *ins = th->entries[ev->code_index].ins;
   if (!ins) return NULL;

@@ -160,11 +160,6 @@ def run_row(args, row, tmp):
     with open(expected_path) as f:
         expected = f.read()
     diff = compare(expected, actual)
-    if diff is not None and re.search(r'poi:\d+\\l"', actual):
-        # a node without its instruction: corral cannot print this
-        # language's code in labels yet (C statements); runs once it can
-        return 'skipped', 'corral does not print the code of %s tests in graph labels yet' % (
-            open(test).read().split(None, 1)[0])
     annot = re.compile(r'\](Rel|Acq|AcqPc|\*)=|Branching\(pred\)\(')
     if diff is not None and annot.search(expected) and not annot.search(actual):
         # herd's AArch64 labels carry annotations (W[x]Rel=1, R[z]*=1) and
