@@ -39,7 +39,7 @@ LIB      := $(BUILD)/libcorral.a
 
 SHARED  ?= ../shared
 # The suites corral passes today; the others join as their issues land.
-CONFORM_SUITES ?= --suite article --suite x86 --suite ppc --suite linux --suite c11 --suite c11-partialsc --suite aarch64 --suite sc
+CONFORM_SUITES ?= --suite article --suite x86 --suite ppc --suite linux --suite c11 --suite c11-partialsc --suite aarch64 --suite sc --suite riscv
 CONFORM  = $(SHARED)/tools/conform
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 

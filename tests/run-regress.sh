@@ -5,7 +5,8 @@
 #                             Extra options, if any, are in NAME.opts.
 #   examples/NAME.litmus      the bundled examples, the same way (with no
 #                             -model: each runs under its architecture's
-#                             default model from models/).
+#                             default model from models/); each
+#                             architecture must have one with no .opts.
 #   tests/bad/NAME.*          malformed inputs: corral must exit non-zero,
 #                             not crash, and print the diagnostic given in
 #                             NAME.err (the first line of stderr must start
@@ -62,6 +63,24 @@ for e in "$here"/bad/*.err; do
     echo "FAIL bad/$name (exit $rc)"
     echo "  want: $want"
     echo "  got:  $got"
+  fi
+done
+
+# Every architecture has a bundled example that runs with no -model and
+# no options (its default model from models/); the loop above checked its
+# output.
+for a in X86 X86_64 PPC ARM AArch64 RISCV MIPS C; do
+  found=0
+  for t in "$here"/../examples/*.litmus; do
+    [ -e "$t" ] || continue
+    [ -f "${t%.litmus}.opts" ] && continue
+    [ "$(head -1 "$t" | cut -d' ' -f1)" = "$a" ] && found=1
+  done
+  if [ "$found" = 1 ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL examples: no $a example that runs with no options"
   fi
 done
 

@@ -72,6 +72,33 @@ static const Word *eval_rel(Wit *w, const CExpr *e) {
   }
 }
 
+/* The smallest named relation holding (a, b) among the operands of a
+ * union `e` (or e itself), and the names they are unions of (strong-fence
+ * = mb | gp gives mb), the innermost among equals; its size in *best.
+ * NULL if none. */
+static const char *smallest_part(Wit *w, const CExpr *e, int a, int b, int *best,
+                                 int depth) {
+  if (!e || depth > 8) return NULL;
+  if (e->kind == E_UNION) {
+    const char *found = NULL;
+    for (int i = 0; i < e->nargs; i++) {
+      const char *n = smallest_part(w, e->args[i], a, b, best, depth + 1);
+      if (n) found = n;
+    }
+    return found;
+  }
+  const char *name = e->kind == CV_GLOBAL ? gname(w->r, e->slot) : NULL;
+  const Word *v = name ? eval_rel(w, e) : NULL;
+  if (!v || !rel_get(w->d, v, a, b)) return NULL;
+  int c = rel_count(w->d, v);
+  if (*best >= 0 && c > *best) return NULL;
+  *best = c;
+  const CExpr *def = w->r->prog->global_kind[e->slot] == GK_THUNK
+                         ? w->r->prog->global_expr[e->slot] : NULL;
+  const char *inner = def ? smallest_part(w, def, a, b, best, depth + 1) : NULL;
+  return inner ? inner : name;
+}
+
 static void leaf(Wit *w, int a, int b, bool opaque) {
   CatStep s = {a, b, w->via, opaque};
   vec_push(w->st, s);
@@ -276,6 +303,14 @@ static void derive(Wit *w, const CExpr *e, int a, int b) {
     w->st.len = before;
     bool real_leaf = e->kind == CV_PREDEF || e->kind == CV_GLOBAL || e->kind == E_APP ||
                      e->kind == E_TRY;
+    /* an application of one of the model's functions, A-cumul(strong-fence
+     * | po-rel): among equally small labels, prefer the part of its
+     * argument holding the step (po-rel) to the name it is used under */
+    if (e->kind == E_APP && e->a && e->a->kind == CV_GLOBAL) {
+      int best = -1;
+      const char *part = smallest_part(w, e->b, a, b, &best, 0);
+      if (part) w->via = part;
+    }
     leaf(w, a, b, !real_leaf);
   }
   w->via = saved_via;

@@ -9,6 +9,7 @@
 
 #include "../cat/interp.h"
 #include "../exec/engine.h"
+#include "../out/explain.h"
 
 typedef struct ModelCache ModelCache;
 
@@ -39,6 +40,9 @@ struct corral_options {
   /* -explain, -explain-all, -explain-format (0 text, 1 json) */
   bool explain, explain_all;
   int explain_format;
+  /* the re-check test's look at each explained execution (not an option) */
+  ExplainProbe explain_probe;
+  void *explain_probe_ctx;
   int format;              /* -format: FORMAT_HERD, FORMAT_JSON, FORMAT_TSV */
   /* picture options, kept for the graph writer */
   DisplayOpt *display;

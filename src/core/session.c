@@ -216,7 +216,7 @@ static int test_variants(const corral_options *o, const Test *t, const char **v,
  * block is the same with or without it.  With -o DIR, also DIR/NAME-explain.dot. */
 static bool explain_block(const corral_options *o, Program *p, const CProg *prog,
                           const EngineOpts *eo, const Outcome *out, StrBuf *b, Err *err) {
-  ExplainOpts xo = {o->explain_all, out->pos > 0};
+  ExplainOpts xo = {o->explain_all, out->pos > 0, o->explain_probe, o->explain_probe_ctx};
   const char *dir = NULL;
   for (int i = 0; i < o->ndisplay; i++)
     if (!strcmp(o->display[i].key, "o")) dir = o->display[i].value;
@@ -259,7 +259,7 @@ static bool graph_block(const corral_options *o, const CatModel *m, Program *p,
 static bool explain_parts(const corral_options *o, Program *p, const CProg *prog,
                           const EngineOpts *eo, const Outcome *out, StrBuf *b,
                           corral_result *r, Err *err) {
-  ExplainOpts xo = {o->explain_all, out->pos > 0};
+  ExplainOpts xo = {o->explain_all, out->pos > 0, o->explain_probe, o->explain_probe_ctx};
   Explanation *x = explain_capture(p, prog, eo, &xo, err);
   if (!x) return false;
   explain_text(x, b);

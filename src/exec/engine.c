@@ -305,7 +305,7 @@ static void send_view(Engine *g, uint64_t flags, const CatShown *shown, int nsho
     v = val_int(0);
     g->view_wval[e] = ev->wval != SYM_NONE && eval_node(g, ev->wval, &v) ? v : g->view_val[e];
     v = val_int(0);
-    g->view_loc[e] = (ev->flags & EV_MEM) && ev_loc(g, e, &v) ? v : val_int(0);
+    g->view_loc[e] = (ev->flags & (EV_MEM | EV_LOCK)) && ev_loc(g, e, &v) ? v : val_int(0);
   }
   rel_clear(d, g->view_rf);
   for (int i = 0; i < es->nreads; i++) rel_set(d, g->view_rf, g->rf_src[i], es->reads[i]);

@@ -114,6 +114,9 @@ typedef struct DotRun {
 /* Capture sink (ctx: the DotRun), see dot_select.c; then the executions
  * in herd's order. */
 void dot_sink(void *ctx, const ExecView *v);
+/* The label of C access or fence e as herd writes it: "W[ONCE][x]=1",
+ * "R(Acq)[x]=1", "RMW(Rel)[x](0>1)", "F[MB]" (also used by -explain). */
+void dot_c_access_label(const ExecView *v, int e, StrBuf *b);
 void dot_sort_execs(DotRun *r);
 /* Whether -show selects an execution whose condition is cond_true. */
 bool dot_selects(const DotOpts *o, const Program *p, bool cond_true);

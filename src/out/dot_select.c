@@ -68,7 +68,7 @@ static void put_fence(const char *tag, StrBuf *b) {
 /* C accesses and fences as herd writes them: the memory order in
  * parentheses, short ("R(Acq)[x]=1", "F(Sc)"), annotations in brackets
  * ("W[ONCE][x]=1", "F[MB]"), an RMW as "RMW(Rel)[x](0>1)". */
-static void put_c_access(const ExecView *v, int e, StrBuf *b) {
+void dot_c_access_label(const ExecView *v, int e, StrBuf *b) {
   static const char *const orders[][2] = {
       {"RLX", "Rlx"}, {"CON", "Con"}, {"ACQ", "Acq"}, {"REL", "Rel"}, {"ACQ_REL", "AR"}, {"SC", "Sc"},
   };
@@ -146,7 +146,7 @@ static const char *event_act(DotRun *r, const ExecView *v, int e) {
   StrBuf b;
   sb_init(&b);
   if (p->test->arch == ARCH_C && (ev->flags & (EV_MEM | EV_FENCE)) && !(ev->flags & EV_INIT)) {
-    put_c_access(v, e, &b);
+    dot_c_access_label(v, e, &b);
   } else if (ev->flags & EV_MEM) {
     put_access(v, e, &b);
   } else if (ev->flags & EV_FENCE) {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dot.h"
 #include "herd.h"
 
 /* ------------------------------------------------------------ labels */
@@ -96,7 +97,18 @@ static char *event_desc(Explanation *x, const ExecView *v, int e) {
   const Event *ev = &v->es->ev[e];
   StrBuf b;
   sb_init(&b);
-  if (ev->flags & EV_MEM) {
+  bool c_event = p->test->arch == ARCH_C && !(ev->flags & EV_INIT);
+  if (c_event && (ev->flags & (EV_MEM | EV_FENCE))) {
+    /* as herd's graphs label them: W[ONCE][x]=1, R(Acq)[y]=0, F[MB] */
+    dot_c_access_label(v, e, &b);
+  } else if (c_event && (ev->flags & EV_LOCK)) {
+    /* a lock operation: its kind (LKW, UL, RL...) and its lock */
+    for (int t = 0; t < p->tags.count; t++)
+      if (ev->tags >> t & 1) sb_printf(&b, "%s%s", b.len ? "," : "", p->tags.names[t]);
+    sb_putc(&b, '[');
+    print_val(p, v->loc[e], &b);
+    sb_putc(&b, ']');
+  } else if (ev->flags & EV_MEM) {
     herd_print_access(v, e, &b);
   } else if (ev->flags & EV_FENCE) {
     sb_putc(&b, 'F');
@@ -107,9 +119,10 @@ static char *event_desc(Explanation *x, const ExecView *v, int e) {
               p->ops && p->ops->reg_name ? test_reg_name(p->test, ev->reg) : "?");
     print_val(p, v->val[e], &b);
   }
-  /* annotations and fence kinds, as the model's sets name them */
+  /* annotations and fence kinds, as the model's sets name them (a C
+   * event's label has them already) */
   bool first = true;
-  for (int t = 0; t < p->tags.count; t++) {
+  for (int t = 0; t < p->tags.count && !c_event; t++) {
     if (!(ev->tags >> t & 1)) continue;
     sb_puts(&b, first ? (ev->flags & EV_FENCE ? "[" : " {") : ",");
     const char *n = p->tags.names[t];
@@ -128,7 +141,10 @@ static const char *event_instr(const Program *p, const Event *ev) {
   const Thread *th = &t->threads[ev->thread];
   if (ev->code_index < 0 || ev->code_index >= th->nentries) return NULL;
   const Instr *ins = th->entries[ev->code_index].ins;
-  return ins ? ins->text : NULL;
+  if (!ins || !ins->text) return NULL;
+  for (const char *c = ins->text; *c; c++)
+    if (!isspace((unsigned char)*c)) return ins->text;
+  return NULL; /* no text to show (C statements, until they keep theirs) */
 }
 
 static void capture_events(Explanation *x, const ExecView *v, ExExec *ex) {
@@ -492,6 +508,20 @@ static void put_exec(const ExExec *ex, StrBuf *b) {
   sb_printf(b, "    final state: %s\n", ex->state);
 }
 
+/* herd's own relations that no model file defines, said in words when a
+ * witness uses them */
+static void put_glosses(const ExExec *ex, StrBuf *b) {
+  static const char *const glosses[][2] = {
+      {"co0", "the initial write of a location is co-before its other writes, and the "
+              "write the final state shows is co-last"},
+  };
+  for (size_t g = 0; g < ARRAY_LEN(glosses); g++) {
+    bool used = false;
+    for (int i = 0; i < ex->nfine; i++) used |= !strcmp(ex->fine[i].label, glosses[g][0]);
+    if (used) sb_printf(b, "    (%s: %s)\n", glosses[g][0], glosses[g][1]);
+  }
+}
+
 static void put_witness(const ExExec *ex, const ExGroup *g, StrBuf *b) {
   switch (ex->kind) {
   case CW_NONE:
@@ -512,8 +542,14 @@ static void put_witness(const ExExec *ex, const ExGroup *g, StrBuf *b) {
   sb_putc(b, '\n');
   bool refined = false;
   for (int i = 0; i < ex->nedges; i++) refined |= ex->start[i + 1] - ex->start[i] > 1;
-  if (!refined) return;
+  if (!refined) {
+    put_glosses(ex, b);
+    return;
+  }
   for (int i = 0; i < ex->nedges; i++) {
+    const ExEdge *f = &ex->fine[ex->start[i]];
+    if (ex->start[i + 1] - ex->start[i] == 1 && !strcmp(f->label, ex->edges[i].label))
+      continue; /* "c -po-> d is c -po-> d" says nothing */
     sb_printf(b, "      %s -%s-> %s is ", ex->ev[ex->edges[i].a].name, ex->edges[i].label,
               ex->ev[ex->edges[i].b].name);
     put_edges(ex, ex->fine + ex->start[i], ex->start[i + 1] - ex->start[i], b);
@@ -532,6 +568,7 @@ static void put_witness(const ExExec *ex, const ExGroup *g, StrBuf *b) {
     }
     sb_putc(b, '\n');
   }
+  put_glosses(ex, b);
 }
 
 static void put_group_head(const ExGroup *g, StrBuf *b) {
@@ -609,12 +646,20 @@ void explain_text(const Explanation *x, StrBuf *b) {
 
 /* -------------------------------------------------------------- run */
 
+/* explain_sink, then the options' probe on what it kept */
+static void probed_sink(void *ctx, const ExecView *v) {
+  Explanation *x = ctx;
+  int first = x->execs.len;
+  explain_sink(x, v);
+  x->o.probe(x->o.probe_ctx, x, v, first);
+}
+
 Explanation *explain_capture(Program *p, const CProg *prog, const EngineOpts *eo,
                              const ExplainOpts *xo, Err *err) {
   Explanation *volatile x = explain_new(p, xo);
   EngineOpts o = *eo;
   o.run_mode = explain_run_mode(xo);
-  o.exec_sink = explain_sink;
+  o.exec_sink = xo->probe ? probed_sink : explain_sink;
   o.sink_ctx = x;
   Arena a;
   arena_init(&a);

@@ -23,9 +23,19 @@
 
 #include "../exec/engine.h"
 
+typedef struct Explanation Explanation;
+
+/* A look at each execution the sink has just explained, while the engine's
+ * relations are still live: `first` is the index of its first new entry in
+ * x->execs (== x->execs.len when it kept none).  Used by the re-check test
+ * (tests/unit/test_explain.c); NULL otherwise. */
+typedef void (*ExplainProbe)(void *ctx, Explanation *x, const ExecView *v, int first);
+
 typedef struct ExplainOpts {
   bool all;          /* -explain-all: every rejected candidate */
   bool reached;      /* the normal run reached the condition (pos > 0) */
+  ExplainProbe probe;
+  void *probe_ctx;
 } ExplainOpts;
 
 /* An event of an explained execution; ExEdge ends are indices in ev. */
@@ -86,14 +96,14 @@ typedef struct ExGroup {
   uint64_t count;    /* rejected executions reaching the condition */
 } ExGroup;
 
-typedef struct Explanation {
+struct Explanation {
   Arena arena;
   const Program *p;
   ExplainOpts o;
   uint64_t nreach;   /* candidates reaching the condition, seen */
   VEC(ExGroup) groups;
   VEC(ExExec) execs;
-} Explanation;
+};
 
 Explanation *explain_new(const Program *p, const ExplainOpts *o);
 void explain_free(Explanation *x);
