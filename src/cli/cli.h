@@ -68,6 +68,7 @@ typedef struct LogTest {
   char *text;              /* the block or line as saved, with its newline(s) */
   char *observation;       /* Never, Sometimes, Always ("" if absent) */
   char *states;            /* the states, one canonical string */
+  int line;                /* where the block or line starts in the log */
 } LogTest;
 
 typedef struct Log {

@@ -72,6 +72,7 @@ static int parse_block(Log *l, const char *text, size_t *pos, int *lineno) {
   size_t start = *pos, i = *pos;
   int first = *lineno;
   LogTest *t = log_push(l);
+  t->line = first;
   t->name = word(text + i, line_len(text + i), 1);
   size_t st0 = 0, st1 = 0;
   int nstates = -1;
@@ -241,6 +242,7 @@ static char *states_of_tsv(const char *a) {
 
 static int parse_json_line(Log *l, const char *s, size_t n, int lineno) {
   LogTest *t = log_push(l);
+  t->line = lineno;
   t->text = dupn(s, n + 1); /* with its newline, if any */
   if (s[n] != '\n') {
     t->text = realloc(t->text, n + 2);
@@ -278,6 +280,7 @@ static char *tsv_get(const char *s, size_t n, int k) {
 
 static int parse_tsv_line(Log *l, const char *s, size_t n, int lineno) {
   LogTest *t = log_push(l);
+  t->line = lineno;
   t->text = dupn(s, n);
   t->text = realloc(t->text, n + 2);
   t->text[n] = '\n';
@@ -392,9 +395,12 @@ int cmd_merge(int argc, char **argv) {
         if (!seen) {
           fputs(t->text, stdout);
         } else if (strcmp(seen->hash, t->hash) != 0) {
+          /* herd7 keeps the first and warns, naming the two files; the
+           * logs do not hold test file names, so name the two results */
           fprintf(stderr,
-                  "Warning: File \"%s\": Different hashes for test %s (previous file %s) (User error)\n",
-                  argv[k + 2], t->name, argv[sk + 2]);
+                  "%s:%d:1: warning: different hashes for test %s (previous result at %s:%d); "
+                  "this one is dropped, as in one run\n",
+                  argv[k + 2], t->line, t->name, argv[sk + 2], seen->line);
         }
       }
   }
