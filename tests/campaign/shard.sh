@@ -47,4 +47,9 @@ cat >"$tmp/want" <<END
 $tmp/l2:1:1: warning: different hashes for test SB (previous result at $tmp/l1:1); this one is dropped, as in one run
 END
 cmp "$tmp/err" "$tmp/want" || { diff "$tmp/want" "$tmp/err"; fail "merge warnings"; }
+# a JSON log line that is not JSON: its position and what is wrong
+printf '{"test":"SB",,}\n' >"$tmp/badjson"
+if "$bin" merge "$tmp/badjson" >/dev/null 2>"$tmp/err"; then fail "bad JSON log accepted"; fi
+grep -qx "$tmp/badjson:1:1: error: not a corral JSON result (bad JSON at byte 13: expected a member name)" \
+  "$tmp/err" || fail "bad JSON: $(cat "$tmp/err")"
 echo ok
