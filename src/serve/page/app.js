@@ -342,7 +342,7 @@ function drawExplain(d) {
     const w = x.witness || {};
     if (w.sc_cycle && w.sc_cycle.length) {
       c.appendChild(cycleText(w.sc_cycle));
-      note.textContent = "The condition is reached: a cycle sequential consistency forbids, bold on the execution graph and red below.";
+      note.textContent = "The condition is reached: a cycle sequential consistency forbids, in dark red on the execution graph and in red below.";
     } else {
       note.textContent = "The condition is reached by an execution sequential consistency allows too.";
     }
