@@ -99,8 +99,24 @@ static int64_t typed_int(const Program *p, LocType t, int64_t x) {
 }
 
 /* Final value of memory symbol s: its final write's, or its initial one. */
+static bool global_final_value(Engine *g, int s, Val *out);
+
+/* -variant mixed: a location's final value combines its bytes' (mixed.c). */
+static bool mixed_final_value(Engine *g, int s, Val *out) {
+  const Program *p = g->p;
+  uint64_t u = 0;
+  for (int i = 0; i < p->byte_count[s]; i++) {
+    Val b;
+    if (!global_final_value(g, p->byte_base[s] + i, &b) || b.kind != VAL_INT) return false;
+    u |= ((uint64_t)b.num & 0xff) << (8 * i);
+  }
+  *out = val_int((int64_t)u);
+  return true;
+}
+
 static bool global_final_value(Engine *g, int s, Val *out) {
   if (s < 0) return false;
+  if (g->p->mixed && s < g->p->mixed_nsyms0) return mixed_final_value(g, s, out);
   int w = g->fw[s] >= 0 ? g->fw[s] : g->es->init_of_sym[s];
   const Event *e = &g->es->ev[w];
   return eval_node(g, (e->flags & EV_R) && e->wval != SYM_NONE ? e->wval : e->val, out);
@@ -538,6 +554,8 @@ static void choose_rf(Engine *g, int i) {
       g->halted = true; /* this search is over, whoever stopped it */
       return;
     }
+    /* -variant mixed: reads take whole writes, not any mix of bytes */
+    if (g->p->mixed && !mixed_rf_ok(g)) return;
     rf_leaf(g);
     return;
   }
@@ -572,6 +590,7 @@ static void compute_candidates(Engine *g, Shared *sh, Arena *a) {
     if (sh->ncands[i] == 0 && lr->op == S_CONST && lr->k.kind != VAL_ADDR)
       eng_err(g, "Non symbolic location with no initial write");
   }
+  if (g->p->mixed) mixed_check_writes(g, es);
   sh->read_index = ARENA_NEWN(a, int, es->n + 1);
   for (int e = 0; e < es->n; e++) sh->read_index[e] = -1;
   for (int i = 0; i < es->nreads; i++) sh->read_index[es->reads[i]] = i;
@@ -746,7 +765,8 @@ static void worker_init(Engine *g, Shared *sh, Program *p, const CProg *prog,
   err_init(&g->werr);
   /* Symmetry needs models blind to values, and real executions otherwise
    * (pictures, explanations) */
-  g->sym_enabled = !cat_prog_uses_values(prog) && o->run_mode == 0 && !o->exec_sink;
+  g->sym_enabled = !cat_prog_uses_values(prog) && o->run_mode == 0 && !o->exec_sink &&
+                   !p->mixed; /* byte symbols: not the shapes it knows */
   g->sym_observed = xcalloc((size_t)p->nthreads + 1, sizeof(bool));
   for (int i = 0; i < p->ndisp; i++)
     if (p->disp[i].kind == DL_REG) g->sym_observed[p->disp[i].thread] = true;

@@ -93,6 +93,11 @@ typedef struct Engine {
 bool eval_node(Engine *g, Sym s, Val *out);
 bool ev_loc(Engine *g, int e, Val *out);
 
+/* mixed.c (-variant mixed) */
+bool mixed_rf_ok(const Engine *g);
+void mixed_check_writes(Engine *g, const EventStructure *es); /* raises for what is not exact */
+void mixed_same_access(const EventStructure *es, Dim d, Word *bits);
+
 /* predef.c */
 void predef_setup(Engine *g);
 /* Drop the cached names of this stage and the later ones (STAGE_ES: a new

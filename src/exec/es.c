@@ -20,7 +20,10 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
   int nsyms = p->syms.count;
   es->nsyms = nsyms;
   /* Count events and nodes. */
-  int nrel = nsyms, nreg = 0, nnodes = nsyms * 2, nassume = 0;
+  /* -variant mixed: initial writes of the byte symbols only (mixed.c) */
+  int first_init = p->mixed ? p->mixed_nsyms0 : 0;
+  int ninit = nsyms - first_init;
+  int nrel = ninit, nreg = 0, nnodes = ninit * 2, nassume = 0;
   for (int t = 0; t < p->nthreads; t++) {
     const ThreadPath *tp = &paths[t].v[choice[t]];
     for (int i = 0; i < tp->nev; i++)
@@ -47,14 +50,15 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
 
   /* Initial writes: loc and value are constant nodes. */
   int nn = 0;
-  for (int s = 0; s < nsyms; s++) {
-    Event *e = &es->ev[s];
+  for (int s = 0; s < first_init; s++) es->init_of_sym[s] = -1;
+  for (int s = first_init; s < nsyms; s++) {
+    Event *e = &es->ev[s - first_init];
     e->flags = EV_W | EV_INIT;
     e->thread = -1;
     e->inst = -1;
     e->code_index = -1;
     e->reg = -1;
-    e->size = 4;
+    e->size = p->mixed ? 1 : 4;
     e->wval = SYM_NONE;
     es->nodes[nn].op = S_CONST;
     es->nodes[nn].k = val_addr(s, 0);
@@ -64,11 +68,11 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
     es->nodes[nn].k = p->sym_init.data[s];
     es->nodes[nn].a = es->nodes[nn].b = es->nodes[nn].c = SYM_NONE;
     e->val = nn++;
-    es->init_of_sym[s] = s;
+    es->init_of_sym[s] = s - first_init;
   }
 
   /* Thread events: first pass assigns ids. */
-  int next_rel = nsyms, next_reg = nrel;
+  int next_rel = ninit, next_reg = nrel;
   int **map = ARENA_NEWN(a, int *, p->nthreads + 1);
   int *node_off = ARENA_NEWN(a, int, p->nthreads + 1);
   for (int t = 0; t < p->nthreads; t++) {

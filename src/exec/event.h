@@ -49,6 +49,8 @@ typedef struct Event {
                            register events: the value */
   Sym wval;             /* single-event RMW (EV_R|EV_W): value written */
   uint8_t size;         /* access size in bytes */
+  uint8_t acc_size;     /* -variant mixed: size of the access this byte
+                           event belongs to (mixed.c); 0 otherwise */
   uint64_t tags;        /* bits in the test's tag table (TagTable below):
                            annotations (X, A, L...) and fence kinds */
 } Event;

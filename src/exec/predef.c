@@ -290,6 +290,10 @@ static Value *compute_pd(Engine *g, int pd, int stage) {
     return wrap_rel(g, stage, new_rel(g, stage));
   case PD_SM: {
     Word *bits = new_rel(g, stage);
+    if (g->p->mixed) {
+      mixed_same_access(es, d, bits);
+      return wrap_rel(g, stage, bits);
+    }
     for (int i = 0; i < d.n; i++)
       if (es->ev[i].flags & EV_MEM) rel_set(d, bits, i, i);
     return wrap_rel(g, stage, bits);

@@ -51,6 +51,13 @@ typedef struct Program {
   int *observed;
   int nobserved;
   int unroll;
+  /* -variant mixed (mixed.c): every symbol of the test (ids below
+   * mixed_nsyms0) is split into byte symbols; byte i of symbol s is symbol
+   * byte_base[s] + i, for i < byte_count[s].  Memory events access byte
+   * symbols only, and observed holds byte symbols. */
+  bool mixed;
+  int mixed_nsyms0;
+  int *byte_base, *byte_count;
 } Program;
 
 /* Build a Program from a test; raises through err on semantic errors
@@ -64,5 +71,11 @@ int program_symbol(Program *p, const char *name); /* adds if absent */
 int program_disp_index(const Program *p, const LitLoc *l);
 /* Convert a parsed value (LV_INT, LV_ADDR, LV_LABEL) to a machine value. */
 Val program_value(Program *p, const LitVal *v, Err *err);
+
+/* -variant mixed (mixed.c): split the symbols into byte symbols; raises
+ * through err, at `where`, for what byte accesses cannot represent. */
+void program_set_mixed(Program *p, Err *err, SrcPos where);
+/* The byte symbol at byte offset off of symbol sym, -1 if outside it. */
+int program_byte_sym(const Program *p, int sym, int64_t off);
 
 #endif

@@ -230,15 +230,31 @@ void sem_write_reg(SemCtx *c, int reg, SVal v) {
 
 /* ------------------------------------------------------------- memory */
 
-SVal sem_load(SemCtx *c, SVal addr, int size, uint64_t tags) {
+/* -variant mixed: the byte symbol of byte i of an access at constant
+ * address addr (see mixed.c). */
+static Sym mixed_byte_loc(SemCtx *c, SVal addr, int size, int i) {
+  Val a;
+  if (!sem_is_const(c, addr, &a) || a.kind != VAL_ADDR)
+    sem_error(c, "-variant mixed: an access whose address is computed from memory "
+              "is not supported");
+  int b = program_byte_sym(c->prog, a.sym, a.num + i);
+  if (b < 0)
+    sem_error(c, "-variant mixed: access of %d bytes at offset %lld of %s goes "
+              "beyond the location", size, (long long)a.num,
+              intern_name(&c->prog->syms, a.sym));
+  return const_node(c, val_addr(b, 0));
+}
+
+/* One read event at location node loc, its value an S_READ node. */
+static SVal read_event(SemCtx *c, Sym loc, uint64_t deps, int size, uint64_t tags) {
   Event e = {0};
   e.flags = EV_R;
-  e.loc = addr.s;
+  e.loc = loc;
   e.size = (uint8_t)size;
   e.tags = tags;
   e.reg = -1;
   e.wval = SYM_NONE;
-  int id = add_event(c, e, addr.deps);
+  int id = add_event(c, e, deps);
   SymNode n = {0};
   n.op = S_READ;
   n.a = id;
@@ -249,6 +265,26 @@ SVal sem_load(SemCtx *c, SVal addr, int size, uint64_t tags) {
   return r;
 }
 
+/* -variant mixed: n byte reads; the value is their little-endian
+ * combination and depends on all of them. */
+static SVal mixed_load(SemCtx *c, SVal addr, int size, uint64_t tags) {
+  SVal acc = {SYM_NONE, 0};
+  for (int i = 0; i < size; i++) {
+    SVal byte = read_event(c, mixed_byte_loc(c, addr, size, i), addr.deps, 1, tags);
+    c->ev.data[c->ev.len - 1].acc_size = (uint8_t)size;
+    if (i == 0)
+      acc = byte;
+    else
+      acc = sem_op(c, S_OR, acc, sem_op(c, S_SHL, byte, sem_int(c, 8 * i)));
+  }
+  return acc;
+}
+
+SVal sem_load(SemCtx *c, SVal addr, int size, uint64_t tags) {
+  if (c->prog->mixed) return mixed_load(c, addr, size, tags);
+  return read_event(c, addr.s, addr.deps, size, tags);
+}
+
 static void mark_data_ports(SemCtx *c, uint64_t deps) {
   for (uint64_t d = deps; d; d &= d - 1) {
     Event *e = &c->ev.data[c->inst_first + __builtin_ctzll(d)];
@@ -256,9 +292,33 @@ static void mark_data_ports(SemCtx *c, uint64_t deps) {
   }
 }
 
+/* -variant mixed: n byte writes, byte i holding bits 8i..8i+7. */
+static SVal mixed_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
+  Val k;
+  if (sem_is_const(c, data, &k) && k.kind != VAL_INT)
+    sem_error(c, "-variant mixed: storing an address is not supported");
+  mark_data_ports(c, data.deps);
+  uint64_t bits = 0;
+  for (int i = 0; i < size; i++) {
+    Event e = {0};
+    e.flags = EV_W;
+    e.loc = mixed_byte_loc(c, addr, size, i);
+    e.val = sem_mask(c, sem_op(c, S_SHR, data, sem_int(c, 8 * i)), 8).s;
+    e.wval = SYM_NONE;
+    e.size = 1;
+    e.acc_size = (uint8_t)size;
+    e.tags = tags;
+    e.reg = -1;
+    bits |= ev_bit(c, add_event(c, e, addr.deps | data.deps));
+  }
+  SVal r = {data.s, bits};
+  return r;
+}
+
 void sem_data_port(SemCtx *c, SVal v) { mark_data_ports(c, v.deps); }
 
 SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
+  if (c->prog->mixed) return mixed_store(c, addr, data, size, tags);
   Event e = {0};
   e.flags = EV_W;
   e.loc = addr.s;
@@ -274,6 +334,9 @@ SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
 }
 
 SVal sem_rmw_event(SemCtx *c, SVal addr, int size, uint64_t tags, int *ev) {
+  if (c->prog->mixed)
+    sem_error(c, "-variant mixed: atomic read-modify-write instructions are not "
+              "supported");
   SVal r = sem_load(c, addr, size, tags);
   int id = c->ev.len - 1;
   c->ev.data[id].flags |= EV_W;
@@ -398,6 +461,8 @@ bool sem_reservation(SemCtx *c, SVal *addr, int *size) {
 }
 
 void sem_clear_reservation(SemCtx *c) { c->has_resv = false; }
+
+const Program *sem_program(const SemCtx *c) { return c->prog; }
 
 /* ----------------------------------------------------- path exploration */
 

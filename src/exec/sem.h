@@ -21,6 +21,7 @@
 
 #include "../litmus/litmus.h"
 #include "event.h"
+#include "program.h"
 
 typedef struct SVal {
   Sym s;
@@ -106,6 +107,8 @@ void sem_jump_value(SemCtx *c, SVal target);
 void sem_reserve(SemCtx *c, SVal addr, int size);
 bool sem_reservation(SemCtx *c, SVal *addr, int *size); /* false if none */
 void sem_clear_reservation(SemCtx *c);
+/* The program being explored (its -variant mixed flag...). */
+const Program *sem_program(const SemCtx *c);
 
 /* Errors in semantics (unsupported forms) */
 CR_NORETURN void sem_error(SemCtx *c, const char *fmt, ...) CR_PRINTF(2, 3);

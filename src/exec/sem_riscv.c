@@ -90,11 +90,34 @@ static void amo(SemCtx *c, const Instr *ins) {
   wr_reg(c, &o[0], old);
 }
 
+/* -variant mixed: a load's value is its bytes, unsigned; lb/lh/lw (and
+ * lr.w) sign-extend it as the ISA says. */
+static SVal mixed_extend(SemCtx *c, const Instr *ins, SVal v) {
+  if (sem_program(c)->mixed && access_size(ins) < 8 && !(ins->flags & RV_F_UNSIGNED))
+    return sem_sext(c, v, 8 * access_size(ins));
+  return v;
+}
+
 static void load_reserve(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
   SVal a = rd_reg(c, &o[1]);
   sem_write_reg(c, RISCV_RESADDR, a);
-  wr_reg(c, &o[0], sem_load(c, a, access_size(ins), annot(c, ins, true)));
+  /* the reserved size matters in mixed mode (store_conditional) */
+  if (sem_program(c)->mixed) sem_reserve(c, a, access_size(ins));
+  wr_reg(c, &o[0], mixed_extend(c, ins, sem_load(c, a, access_size(ins), annot(c, ins, true))));
+}
+
+/* -variant mixed: as herd, a store-conditional can only fail unless the
+ * last load-reserve of the path had its size.  herd's successful sc write
+ * is one event of the full size among byte events, whose treatment we do
+ * not reproduce: refused. */
+static bool mixed_sc_can_succeed(SemCtx *c, const Instr *ins) {
+  int rsize = 0;
+  bool has = sem_reservation(c, NULL, &rsize);
+  sem_clear_reservation(c);
+  if (!has || rsize != access_size(ins)) return false;
+  sem_error(c, "-variant mixed: a store-conditional that may succeed (same size as "
+            "its load-reserve) is not supported");
 }
 
 /* herd's riscv_sc: alternative 0 fails, alternative 1 succeeds. */
@@ -106,6 +129,10 @@ static void store_conditional(SemCtx *c, const Instr *ins) {
   SVal from = sem_int(c, 0);
   from.deps = a.deps | resa.deps;
   sem_write_reg(c, RISCV_RESADDR, from); /* the reservation is cleared */
+  if (sem_program(c)->mixed && !mixed_sc_can_succeed(c, ins)) {
+    wr_reg(c, &o[0], sem_int(c, 1));
+    return;
+  }
   if (sem_choose(c, 2) == 0) {
     wr_reg(c, &o[0], sem_int(c, 1));
     return;
@@ -151,7 +178,7 @@ static bool exec_memory(SemCtx *c, const Instr *ins) {
   switch ((RVOp)ins->op) {
   case RV_LOAD: {
     SVal a = sem_op(c, S_ADD, rd_reg(c, &o[1]), sem_int(c, o[1].imm));
-    wr_reg(c, &o[0], sem_load(c, a, access_size(ins), annot(c, ins, false)));
+    wr_reg(c, &o[0], mixed_extend(c, ins, sem_load(c, a, access_size(ins), annot(c, ins, false))));
     return true;
   }
   case RV_STORE: {
