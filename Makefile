@@ -93,7 +93,7 @@ conform: $(BIN)
 # corral's own models (models/) against herd7's outputs with its library
 # models: one line per suite.  Not part of `make test` (several minutes).
 MODEL_SUITES ?= --suite x86 --suite article --suite ppc --suite riscv \
-                --suite linux --suite c11 --suite c11-partialsc
+                --suite linux --suite c11 --suite c11-partialsc --suite aarch64 --suite sc
 test-models: $(BIN)
 	@if [ -x "$(CONFORM)" ]; then \
 	  $(CONFORM) --corpus $(SHARED)/conformance --bin ./$(BIN) --models models \

@@ -68,6 +68,7 @@ typedef struct LogTest {
   char *text;              /* the block or line as saved, with its newline(s) */
   char *observation;       /* Never, Sometimes, Always ("" if absent) */
   char *states;            /* the states, one canonical string */
+  int line;                /* where the block or line starts in the log */
 } LogTest;
 
 typedef struct Log {
@@ -106,6 +107,9 @@ typedef struct CliArgs {
  * 0, or an exit status (after printing the error). */
 int cli_parse(CliArgs *a, int argc, char **argv, int from, bool cats);
 void cli_free(CliArgs *a);
+/* cli_parse, and when the command is to stop there (an error, -help,
+ * -version) free a and return its exit status; -1 to go on. */
+int cli_start(CliArgs *a, int argc, char **argv, int from, bool cats);
 /* Run a campaign with the parsed options: -j N splits across tests when
  * there are several, as described in main.c. */
 int cli_campaign(CliArgs *a, ResultFn fn, void *ctx);

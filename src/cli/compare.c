@@ -81,11 +81,9 @@ static int run_model(CliArgs *c, const char *cat, Log *l, char **text) {
 
 int cmd_compare(int argc, char **argv) {
   CliArgs c;
-  int rc = cli_parse(&c, argc, argv, 2, true);
-  if (rc) {
-    cli_free(&c);
-    return rc < 0 ? 0 : rc;
-  }
+  int st = cli_start(&c, argc, argv, 2, true);
+  if (st >= 0) return st;
+  int rc = 0;
   Log a, b;
   memset(&a, 0, sizeof a);
   memset(&b, 0, sizeof b);

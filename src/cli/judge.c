@@ -95,16 +95,13 @@ static int judge_result(void *ctx, int i, const char *path, corral_result *r) {
 
 int cmd_judge(int argc, char **argv) {
   CliArgs c;
-  int rc = cli_parse(&c, argc, argv, 2, false);
-  if (rc) {
-    cli_free(&c);
-    return rc < 0 ? 0 : rc;
-  }
+  int st = cli_start(&c, argc, argv, 2, false);
+  if (st >= 0) return st;
   char *msg = NULL;
   corral_option(c.o, "-format", "herd", &msg); /* judge reads herd's block */
   free(msg);
   Judge j = {0, 0, 0};
-  rc = cli_campaign(&c, judge_result, &j);
+  int rc = cli_campaign(&c, judge_result, &j);
   cli_free(&c);
   if (j.unjudged) printf("%d tests without a Result: line\n", j.unjudged);
   printf("%d passed, %d failed\n", j.passed, j.failed);

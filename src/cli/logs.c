@@ -4,12 +4,12 @@
  * and comparing two logs or two models, as herdtools' mcompare7 does:
  * which tests differ by Observation or by their sets of final states.
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "serve/json.h"
 
 static char *dupn(const char *s, size_t n) {
   char *d = malloc(n + 1);
@@ -72,6 +72,7 @@ static int parse_block(Log *l, const char *text, size_t *pos, int *lineno) {
   size_t start = *pos, i = *pos;
   int first = *lineno;
   LogTest *t = log_push(l);
+  t->line = first;
   t->name = word(text + i, line_len(text + i), 1);
   size_t st0 = 0, st1 = 0;
   int nstates = -1;
@@ -113,112 +114,22 @@ static int parse_block(Log *l, const char *text, size_t *pos, int *lineno) {
 
 /* ----------------------------------------------------------- JSON lines */
 
-/* The JSON string at s (s[0] == '"'), unescaped (the escapes json_string
- * writes); *end after it. */
-static char *json_str(const char *s, const char **end) {
-  size_t cap = strlen(s) + 1, n = 0;
-  char *d = malloc(cap);
-  if (!d) abort();
-  s++;
-  while (*s && *s != '"') {
-    if (*s == '\\' && s[1] == 'u' && isxdigit((unsigned char)s[2]) &&
-        isxdigit((unsigned char)s[3]) && isxdigit((unsigned char)s[4]) &&
-        isxdigit((unsigned char)s[5])) {
-      /* json_string writes \u00XX for control bytes and '<' */
-      char hex[5] = {s[2], s[3], s[4], s[5], 0};
-      d[n++] = (char)strtol(hex, NULL, 16);
-      s += 5;
-    } else if (*s == '\\' && s[1]) {
-      s++;
-      d[n++] = *s == 'n' ? '\n' : *s == 't' ? '\t' : *s;
-    } else {
-      d[n++] = *s;
-    }
-    s++;
+/* A state of JSON's "states" array, {"k":"v",...}, as herd's state line
+ * "k=v; k=v;", so that logs of any format compare. */
+static bool state_line(void *ctx, const JObject *o) {
+  StrBuf *b = ctx;
+  for (int i = 0; i < o->n; i++) {
+    if (o->v[i].kind != J_STRING) return false;
+    sb_printf(b, "%s%s=%s;", i ? " " : "", o->v[i].key, o->v[i].str);
   }
-  d[n] = 0;
-  *end = *s ? s + 1 : s;
-  return d;
+  sb_putc(b, '\n');
+  return true;
 }
 
-/* The value of top-level key k in the one-line object obj (a string
- * unescaped, anything else as written), or NULL. */
-static char *json_get(const char *obj, size_t n, const char *k) {
-  int depth = 0;
-  size_t kl = strlen(k);
-  for (size_t i = 0; i < n; i++) {
-    char c = obj[i];
-    if (c == '"') {
-      bool key = depth == 1 && i + kl + 2 < n && !memcmp(obj + i + 1, k, kl) &&
-                 obj[i + kl + 1] == '"' && obj[i + kl + 2] == ':';
-      const char *e;
-      char *s = json_str(obj + i, &e);
-      free(s);
-      i = (size_t)(e - obj) - 1;
-      if (!key) continue;
-      const char *v = obj + i + 2;
-      if (*v == '"') return json_str(v, &e);
-      /* an array, object, number or literal: up to the matching end */
-      int d = 0;
-      const char *p = v;
-      for (; *p && p < obj + n; p++) {
-        if (*p == '"') {
-          char *x = json_str(p, &e);
-          free(x);
-          p = e - 1;
-        } else if (*p == '[' || *p == '{') {
-          d++;
-        } else if (*p == ']' || *p == '}') {
-          if (d == 0) break;
-          if (--d == 0) {
-            p++;
-            break;
-          }
-        } else if (*p == ',' && d == 0) {
-          break;
-        }
-      }
-      return dupn(v, (size_t)(p - v));
-    }
-    if (c == '{' || c == '[') depth++;
-    if (c == '}' || c == ']') depth--;
-  }
-  return NULL;
-}
-
-/* States as herd's state lines ("k=v; k=v;" a line), so that logs of any
- * format compare: from JSON's [{"k":"v",...},...] ... */
-static char *states_of_json(const char *a) {
-  size_t cap = 2 * strlen(a) + 2, n = 0;
-  char *d = malloc(cap);
-  if (!d) abort();
-  bool key = true, first = true;
-  for (const char *p = a; *p; p++) {
-    if (*p == '"') {
-      const char *e;
-      char *x = json_str(p, &e);
-      size_t m = strlen(x);
-      if (n + m + 4 > cap) {
-        cap = 2 * (n + m + 4);
-        d = realloc(d, cap);
-        if (!d) abort();
-      }
-      if (key && !first) d[n++] = ' ';
-      memcpy(d + n, x, m);
-      n += m;
-      d[n++] = key ? '=' : ';';
-      free(x);
-      key = !key;
-      first = false;
-      p = e - 1;
-    } else if (*p == '}') {
-      d[n++] = '\n';
-      first = true;
-      key = true;
-    }
-  }
-  d[n] = 0;
-  return d;
+/* Member k of o as a malloc'ed string if it is one, else NULL. */
+static char *str_member(const JObject *o, const char *k) {
+  const JMember *m = json_get(o, k);
+  return m && m->kind == J_STRING ? xstrdup(m->str) : NULL;
 }
 
 /* ... and from TSV's "k=v; k=v; | k=v; ..." */
@@ -241,18 +152,31 @@ static char *states_of_tsv(const char *a) {
 
 static int parse_json_line(Log *l, const char *s, size_t n, int lineno) {
   LogTest *t = log_push(l);
+  t->line = lineno;
   t->text = dupn(s, n + 1); /* with its newline, if any */
   if (s[n] != '\n') {
     t->text = realloc(t->text, n + 2);
     t->text[n] = '\n';
     t->text[n + 1] = 0;
   }
-  t->name = json_get(s, n, "test");
-  t->observation = json_get(s, n, "observation");
-  char *states = json_get(s, n, "states");
-  t->states = states ? states_of_json(states) : NULL;
-  free(states);
-  t->hash = json_get(s, n, "hash");
+  char err[128] = "";
+  JObject o;
+  if (!json_parse_object(s, n, &o, err, sizeof err)) {
+    fprintf(stderr, "%s:%d:1: error: not a corral JSON result (%s)\n", l->path, lineno, err);
+    return -1;
+  }
+  t->name = str_member(&o, "test");
+  t->observation = str_member(&o, "observation");
+  t->hash = str_member(&o, "hash");
+  const JMember *st = json_get(&o, "states");
+  if (st) {
+    StrBuf b;
+    sb_init(&b);
+    if (json_each_object(st->raw, st->raw_len, state_line, &b, err, sizeof err))
+      t->states = xstrdup(sb_cstr(&b));
+    sb_free(&b);
+  }
+  json_object_free(&o);
   if (!t->name || !t->observation || !t->states) {
     fprintf(stderr, "%s:%d:1: error: not a corral JSON result (test, observation, states)\n",
             l->path, lineno);
@@ -278,6 +202,7 @@ static char *tsv_get(const char *s, size_t n, int k) {
 
 static int parse_tsv_line(Log *l, const char *s, size_t n, int lineno) {
   LogTest *t = log_push(l);
+  t->line = lineno;
   t->text = dupn(s, n);
   t->text = realloc(t->text, n + 2);
   t->text[n] = '\n';
@@ -392,9 +317,12 @@ int cmd_merge(int argc, char **argv) {
         if (!seen) {
           fputs(t->text, stdout);
         } else if (strcmp(seen->hash, t->hash) != 0) {
+          /* herd7 keeps the first and warns, naming the two files; the
+           * logs do not hold test file names, so name the two results */
           fprintf(stderr,
-                  "Warning: File \"%s\": Different hashes for test %s (previous file %s) (User error)\n",
-                  argv[k + 2], t->name, argv[sk + 2]);
+                  "%s:%d:1: warning: different hashes for test %s (previous result at %s:%d); "
+                  "this one is dropped, as in one run\n",
+                  argv[k + 2], t->line, t->name, argv[sk + 2], seen->line);
         }
       }
   }

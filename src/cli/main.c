@@ -138,6 +138,13 @@ int cli_parse(CliArgs *a, int argc, char **argv, int from, bool cats) {
   return 0;
 }
 
+int cli_start(CliArgs *a, int argc, char **argv, int from, bool cats) {
+  int rc = cli_parse(a, argc, argv, from, cats);
+  if (rc == 0) return -1;
+  cli_free(a);
+  return rc < 0 ? 0 : rc;
+}
+
 void cli_free(CliArgs *a) {
   files_free(&a->files);
   free(a->extra);
@@ -236,7 +243,41 @@ void printer_free(Printer *p) {
   memset(p, 0, sizeof *p);
 }
 
+/* The index of the first argument that is neither an option nor an
+ * option's argument (argc if none, or if an unknown option comes first:
+ * cli_parse reports it). */
+static int first_operand(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    const char *s = argv[i];
+    if (s[0] != '-' || !s[1]) return i;
+    int ar = !strcmp(s, "-shard") ? 1 : corral_option_arity(s);
+    if (ar < 0) return argc;
+    i += ar;
+  }
+  return argc;
+}
+
+static bool is_subcommand(const char *s) {
+  return !strcmp(s, "judge") || !strcmp(s, "compare") || !strcmp(s, "merge") ||
+         !strcmp(s, "serve");
+}
+
 int main(int argc, char **argv) {
+  int sub = first_operand(argc, argv);
+  if (sub > 1 && sub < argc && is_subcommand(argv[sub])) {
+    const char *s = argv[sub];
+    if (!strcmp(s, "merge") || !strcmp(s, "serve")) {
+      bool merge = !strcmp(s, "merge");
+      fprintf(stderr, "corral: option %s before '%s': %s (usage: corral %s)\n", argv[1], s,
+              merge ? "merge takes no options" : "serve's options go after it",
+              merge ? "merge LOG..." : "serve [options]");
+      return 2;
+    }
+    /* judge and compare take corral's options anywhere: move the name
+     * first, the options before it keep their order */
+    memmove(argv + 2, argv + 1, sizeof(char *) * (size_t)(sub - 1));
+    argv[1] = (char *)s;
+  }
   if (argc > 1 && !strcmp(argv[1], "judge")) return cmd_judge(argc, argv);
   if (argc > 1 && !strcmp(argv[1], "compare")) return cmd_compare(argc, argv);
   if (argc > 1 && !strcmp(argv[1], "merge")) return cmd_merge(argc, argv);
@@ -247,11 +288,8 @@ int main(int argc, char **argv) {
     return st;
   }
   CliArgs a;
-  int rc = cli_parse(&a, argc, argv, 1, false);
-  if (rc) {
-    cli_free(&a);
-    return rc < 0 ? 0 : rc;
-  }
+  int st = cli_start(&a, argc, argv, 1, false);
+  if (st >= 0) return st;
   const char *header = corral_output_header(a.o);
   if (header) fputs(header, stdout);
   Printer p;

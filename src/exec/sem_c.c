@@ -155,6 +155,7 @@ static SVal eval_rmw(CEval *x, const CNode *n) {
     SVal pexp = eval(x, n->b), d = eval(x, n->c);
     SVal expected = sem_load(c, pexp, 4, sem_tag(c, "NA"));
     sem_order_after(c, expected);
+    sem_ctrl_dep(c, expected);
     if (choose2(x) == 0) {
       int ev;
       SVal old = c11_rmw(x, n, addr, n->mo, &ev);

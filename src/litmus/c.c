@@ -447,10 +447,41 @@ static CNode *decl(CParser *p) {
 
 static CNode *stmt1(CParser *p);
 
+/* Tokens [from, to) joined as herd prints C code: spaces around binary
+ * operators and '=', none inside calls' argument lists, after a unary
+ * '*', or before ';'. */
+static const char *stmt_text(CParser *p, int from, int to) {
+  StrBuf b;
+  sb_init(&b);
+  for (int i = from; i < to; i++) {
+    const CTok *t = &p->toks[i];
+    const char *s = t->kind == CT_NUM ? NULL : t->s;
+    if (i > from) {
+      const CTok *u = &p->toks[i - 1];
+      bool tight = u->kind == CT_PUNCT && strchr("(,!", u->s[0]) && !u->s[1];
+      if (u->kind == CT_PUNCT && !strcmp(u->s, "*") &&
+          (i - 1 == from || p->toks[i - 2].kind == CT_PUNCT))
+        tight = true;
+      if (t->kind == CT_PUNCT && (!strcmp(s, "(") ? u->kind == CT_NAME
+                                                    : !strcmp(s, ")") || !strcmp(s, ",") ||
+                                                          !strcmp(s, ";")))
+        tight = true;
+      if (!tight) sb_putc(&b, ' ');
+    }
+    sb_printf(&b, "%.*s", (int)(t->end - t->off), p->text + t->off);
+  }
+  const char *r = arena_strdup(p->a, sb_cstr(&b));
+  sb_free(&b);
+  return r;
+}
+
 static CNode *stmt(CParser *p) {
   if (++p->depth > MAX_NESTING)
     cfail(p, peek(p, 0)->pos, "statement nested too deeply");
+  int from = p->i;
   CNode *n = stmt1(p);
+  if (n->kind != CK_IF && n->kind != CK_WHILE && !is_p(p, -1, "}"))
+    n->text = stmt_text(p, from, p->i);
   p->depth--;
   return n;
 }
@@ -931,6 +962,7 @@ typedef struct Lower {
   Thread *th;
   int cap;
   int nlabels;
+  int poi;             /* herd's number of the next statement */
 } Lower;
 
 static void emit(Lower *l, COp op, const CNode *node, const char *target, SrcPos pos) {
@@ -939,6 +971,7 @@ static void emit(Lower *l, COp op, const CNode *node, const char *target, SrcPos
   ci->ins.text = "";
   ci->ins.pos = pos;
   ci->node = node;
+  ci->poi = l->poi;
   if (target) {
     ci->ins.nops = 1;
     ci->ins.ops[0].kind = OPK_LABEL;
@@ -962,40 +995,68 @@ static const char *new_label(Lower *l) {
  *                      Lelse: s2; POP; Lend:
  * The branch opens a control scope on both paths (ctrl goes from the
  * condition's reads to the events of either branch); each POP closes it. */
+static void lower(Lower *l, const CNode *n);
+
+/* A branch of an if or while: numbered from two past the condition;
+ * returns where numbering goes on after it. */
+static int lower_branch(Lower *l, const CNode *n, int cond_poi) {
+  l->poi = cond_poi + 2;
+  if (n) lower(l, n);
+  return l->poi;
+}
+
 static void lower(Lower *l, const CNode *n) {
   switch (n->kind) {
   case CK_SKIP:
+    l->poi++;
     return;
   case CK_BLOCK:
-    for (int i = 0; i < n->nkids; i++) lower(l, n->kids[i]);
+    if (!n->text) l->poi++; /* a declaration's block is one statement */
+    for (int i = 0; i < n->nkids; i++) {
+      if (n->text) n->kids[i]->text = n->text;
+      lower(l, n->kids[i]);
+      if (n->text) l->poi--;
+    }
+    if (n->text) l->poi++;
     return;
   case CK_IF: {
     const char *le = new_label(l), *lend = new_label(l);
+    int at = l->poi;
     emit(l, COP_BRANCHZ, n->a, le, n->pos);
-    lower(l, n->b);
+    int after = lower_branch(l, n->b, at);
     emit(l, COP_CTRL_POP, NULL, NULL, n->pos);
     emit(l, COP_JUMP, NULL, lend, n->pos);
     emit_label(l, le, n->pos);
-    if (n->c) lower(l, n->c);
+    int after_else = lower_branch(l, n->c, at);
     emit(l, COP_CTRL_POP, NULL, NULL, n->pos);
     emit_label(l, lend, n->pos);
+    l->poi = after > after_else ? after : after_else;
     return;
   }
   case CK_WHILE: {
     const char *ltop = new_label(l), *lexit = new_label(l);
+    int at = l->poi;
     emit_label(l, ltop, n->pos);
     emit(l, COP_BRANCHZ, n->a, lexit, n->pos);
-    lower(l, n->b);
+    lower_branch(l, n->b, at);
     emit(l, COP_CTRL_POP, NULL, NULL, n->pos);
     emit(l, COP_JUMP, NULL, ltop, n->pos);
     emit_label(l, lexit, n->pos);
     emit(l, COP_CTRL_POP, NULL, NULL, n->pos);
+    l->poi = at + 1;
     return;
   }
   default:
     emit(l, COP_STMT, n, NULL, n->pos);
+    l->poi++;
     return;
   }
+}
+
+const char *c_instr_label(const Instr *ins, int *poi) {
+  const CInstr *ci = (const CInstr *)ins;
+  *poi = ci->poi;
+  return ins->op == COP_STMT && ci->node->text ? ci->node->text : "";
 }
 
 void c_expand(Test *t, const char *def_path, const char *def_text, Err *err) {
@@ -1012,7 +1073,7 @@ void c_expand(Test *t, const char *def_path, const char *def_text, Err *err) {
   for (int i = 0; i < c->nthreads; i++) {
     x.depth = 0;
     CNode *code = xstmt(&x, c->threads[i].code);
-    Lower l = {t, &t->threads[i], 0, 0};
+    Lower l = {t, &t->threads[i], 0, 0, 0};
     lower(&l, code);
   }
 }

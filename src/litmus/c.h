@@ -78,6 +78,7 @@ typedef struct CNode {
   struct CNode **kids; /* CK_CALL arguments, CK_BLOCK statements */
   int nkids;
   SrcPos pos;
+  const char *text;    /* a statement's source text, as herd prints it */
 } CNode;
 
 typedef struct CParam {
@@ -109,7 +110,16 @@ typedef enum COp { COP_STMT, COP_BRANCHZ, COP_JUMP, COP_CTRL_POP } COp;
 typedef struct CInstr {
   Instr ins;           /* op: COp; ops[0].sym: target label */
   const CNode *node;   /* COP_STMT: the statement; COP_BRANCHZ: the cond */
+  int poi;             /* herd's program-order index of the statement */
 } CInstr;
+
+/* The code part of a C event's label, as herd prints it: the statement's
+ * text ("int r0 = atomic_load_explicit(y,memory_order_relaxed);", or ""
+ * for branch and scope entries) and, in *poi, herd's statement number:
+ * the thread body is block 0, a simple statement or block takes the next
+ * number, an if or while takes one and its branches start two further.
+ * Shared by the graph writer and the explanations. */
+const char *c_instr_label(const Instr *ins, int *poi);
 
 /* parse.c hands the code section [start, end) of the file to this. */
 void c_parse_code(Test *t, Err *err, const char *text, size_t start,

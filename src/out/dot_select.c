@@ -15,6 +15,7 @@
 #include "dot.h"
 #include "herd.h"
 #include "../exec/es.h"
+#include "../litmus/c.h"
 
 bool dot_selects(const DotOpts *o, const Program *p, bool ok) {
   Quant q = p->test->quant;
@@ -100,6 +101,45 @@ void dot_c_access_label(const ExecView *v, int e, StrBuf *b) {
   }
 }
 
+/* herd's AArch64 annotation of an access, written between its location
+ * and its value: "Acq" (A), "AcqPc" (Q), "Rel" (L), and a trailing '*'
+ * for an exclusive or atomic access (X): "W[x]Rel=1", "R[z]*=1". */
+static void put_aarch64_annot(const Program *p, const Event *ev, StrBuf *b) {
+  bool x = false, a = false, q = false, l = false;
+  for (int t = 0; t < p->tags.count; t++) {
+    if (!(ev->tags >> t & 1)) continue;
+    const char *n = p->tags.names[t];
+    x |= !strcmp(n, "X");
+    a |= !strcmp(n, "A");
+    q |= !strcmp(n, "Q");
+    l |= !strcmp(n, "L");
+  }
+  if (a) sb_puts(b, "Acq");
+  if (q) sb_puts(b, "AcqPc");
+  if (l) sb_puts(b, "Rel");
+  if (x) sb_putc(b, '*');
+}
+
+static void put_access(const ExecView *v, int e, StrBuf *b) {
+  const Program *p = v->p;
+  if (p->test->arch != ARCH_AARCH64) {
+    herd_print_access(v, e, b);
+    return;
+  }
+  StrBuf plain;
+  sb_init(&plain);
+  herd_print_access(v, e, &plain);
+  const char *s = sb_cstr(&plain), *close = strchr(s, ']');
+  if (!close) {
+    sb_puts(b, s);
+  } else {
+    sb_printf(b, "%.*s", (int)(close + 1 - s), s);
+    put_aarch64_annot(p, &v->es->ev[e], b);
+    sb_puts(b, close + 1);
+  }
+  sb_free(&plain);
+}
+
 static const char *event_act(DotRun *r, const ExecView *v, int e) {
   const Program *p = v->p;
   const Event *ev = &v->es->ev[e];
@@ -108,7 +148,7 @@ static const char *event_act(DotRun *r, const ExecView *v, int e) {
   if (p->test->arch == ARCH_C && (ev->flags & (EV_MEM | EV_FENCE)) && !(ev->flags & EV_INIT)) {
     dot_c_access_label(v, e, &b);
   } else if (ev->flags & EV_MEM) {
-    herd_print_access(v, e, &b);
+    put_access(v, e, &b);
   } else if (ev->flags & EV_FENCE) {
     int tag = ev->tags ? __builtin_ctzll(ev->tags) : -1;
     put_fence(tag >= 0 && tag < p->tags.count ? p->tags.names[tag] : "F", &b);
@@ -139,6 +179,8 @@ static const char *event_instr(DotRun *r, const Program *p, const Event *ev, int
   if (ev->thread < 0 || !t->threads || ev->thread >= t->nthreads) return NULL;
   const Thread *th = &t->threads[ev->thread];
   if (ev->code_index < 0 || ev->code_index >= th->nentries) return NULL;
+  if (t->arch == ARCH_C && th->entries[ev->code_index].ins)
+    return c_instr_label(th->entries[ev->code_index].ins, poi);
   for (int i = 0; i < ev->code_index; i++) *poi += th->entries[i].ins != NULL;
   const Instr *ins = th->entries[ev->code_index].ins;
   if (!ins) return NULL;

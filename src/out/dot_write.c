@@ -115,6 +115,24 @@ static const char *attr_of(const DotOpts *o, const char *label, const char *attr
 
 static int proc_x(const DotNode *n) { return n->proc; }
 
+/* Columns: does an edge printed before e have its label at the same
+ * spot, the middle of the segment (two edges crossing between the same
+ * columns: a->d and c->b in 2+2W)?  Then e's label goes to its tail,
+ * or both would be drawn on top of each other. */
+static bool label_taken(const W *w, const DotEdge *e) {
+  if (w->o->layout != DOT_COLUMNS || e->a < 0 || e->b < 0) return false;
+  const DotNode *na = &w->x->nodes[e->a], *nb = &w->x->nodes[e->b];
+  double mx = proc_x(na) + proc_x(nb), my = posy(w, na) + posy(w, nb);
+  for (const DotEdge *f = w->x->edges; f < e; f++) {
+    if (f->a < 0 || f->b < 0 || f->kind == DOT_E_FINALRF) continue;
+    const DotNode *fa = &w->x->nodes[f->a], *fb = &w->x->nodes[f->b];
+    int d = proc_x(fa) - proc_x(fb);
+    if (d >= 2 && d % 2 == 0) continue; /* its label is at its tail already */
+    if (proc_x(fa) + proc_x(fb) == mx && fabs(posy(w, fa) + posy(w, fb) - my) < 1e-9) return true;
+  }
+  return false;
+}
+
 static void put_edge(const W *w, const DotEdge *e, const char *src, const char *dst) {
   const DotOpts *o = w->o;
   StrBuf *b = w->b;
@@ -134,13 +152,14 @@ static void put_edge(const W *w, const DotEdge *e, const char *src, const char *
   EdgeStyle st = {e->kind == DOT_E_REL ? "brown" : "black", ""};
   style_of(e->label, &st);
   const char *lab_attr = attr_of(o, e->label, "label");
+  bool tail = !lab_attr && ((o->movelabel && movelbl) || (w->picture && label_taken(w, e)));
   const char *key = lab_attr && !strcmp(lab_attr, "tail")   ? "taillabel"
                     : lab_attr && !strcmp(lab_attr, "head") ? "headlabel"
-                    : !lab_attr && o->movelabel && movelbl  ? "taillabel"
+                    : tail                                  ? "taillabel"
                                                             : "label";
   sb_printf(b, "%s -> %s [%s=\"", backwards ? dst : src, backwards ? src : dst, key);
   escaped(b, e->label);
-  if (o->movelabel && movelbl)
+  if (tail)
     for (size_t i = strlen(e->label); i > 0; i--) sb_putc(b, ' ');
   sb_putc(b, '"');
   if (!attr_of(o, e->label, "color")) sb_printf(b, ", color=\"%s\", fontcolor=\"%s\"", st.color, st.color);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "dot.h"
+#include "litmus/c.h"
 #include "herd.h"
 
 /* ------------------------------------------------------------ labels */
@@ -141,10 +142,16 @@ static const char *event_instr(const Program *p, const Event *ev) {
   const Thread *th = &t->threads[ev->thread];
   if (ev->code_index < 0 || ev->code_index >= th->nentries) return NULL;
   const Instr *ins = th->entries[ev->code_index].ins;
-  if (!ins || !ins->text) return NULL;
-  for (const char *c = ins->text; *c; c++)
-    if (!isspace((unsigned char)*c)) return ins->text;
-  return NULL; /* no text to show (C statements, until they keep theirs) */
+  if (!ins) return NULL;
+  const char *text = ins->text;
+  if (t->arch == ARCH_C) {
+    int poi; /* herd's statement number: graphs show it, explanations do not */
+    text = c_instr_label(ins, &poi);
+  }
+  if (!text) return NULL;
+  for (const char *c = text; *c; c++)
+    if (!isspace((unsigned char)*c)) return text;
+  return NULL; /* no text to show (a C access with no statement of its own) */
 }
 
 static void capture_events(Explanation *x, const ExecView *v, ExExec *ex) {

@@ -246,9 +246,13 @@ bool json_parse_object(const char *text, size_t len, JObject *o, char *err, size
       StrBuf key;
       sb_init(&key);
       bool ok = member_name(&r, &key);
-      JMember m = {xstrdup(sb_cstr(&key)), J_OTHER, NULL, false, 0};
+      JMember m = {xstrdup(sb_cstr(&key)), J_OTHER, NULL, false, 0, NULL, 0};
       sb_free(&key);
+      ws(&r);
+      size_t st = r.i;
       if (ok) ok = value(&r, 1, &m);
+      m.raw = text + st;
+      m.raw_len = r.i - st;
       o->v = xrealloc(o->v, sizeof(JMember) * (size_t)(o->n + 1));
       o->v[o->n++] = m; /* kept even when bad: freed below */
       if (!ok) break;
@@ -275,4 +279,30 @@ const JMember *json_get(const JObject *o, const char *key) {
   for (int i = 0; i < o->n; i++)
     if (!strcmp(o->v[i].key, key)) found = &o->v[i]; /* the last one wins */
   return found;
+}
+
+bool json_each_object(const char *text, size_t len, bool (*fn)(void *ctx, const JObject *o),
+                      void *ctx, char *err, size_t err_cap) {
+  Reader r = {text, len, 0, err, err_cap, false};
+  ws(&r);
+  if (!at(&r, '[')) return fail(&r, "expected an array");
+  r.i++;
+  ws(&r);
+  if (at(&r, ']')) {
+    r.i++;
+  } else {
+    do {
+      ws(&r);
+      size_t st = r.i;
+      if (!value(&r, 1, NULL)) return false;
+      JObject o;
+      if (!json_parse_object(text + st, r.i - st, &o, err, err_cap)) return false;
+      bool go = fn(ctx, &o);
+      json_object_free(&o);
+      if (!go) return fail(&r, "element refused");
+    } while (more(&r, ']'));
+  }
+  ws(&r);
+  if (!r.failed && r.i != r.n) fail(&r, "text after the array");
+  return !r.failed;
 }

@@ -1,8 +1,9 @@
 /*
  * json.h — the little JSON corral serve needs: JSON strings written into
  * a StrBuf, and a reader for the flat request object of
- * POST /run (string, boolean and number members; anything else is
- * skipped, nested values included).
+ * POST /run (string, boolean and number members decoded; anything else,
+ * nested values included, checked and kept as its text).  corral merge
+ * and compare read saved JSON logs with it too.
  */
 #ifndef CORRAL_SERVE_JSON_H
 #define CORRAL_SERVE_JSON_H
@@ -26,6 +27,8 @@ typedef struct JMember {
   char *str;     /* J_STRING: decoded UTF-8 (no NUL inside: refused) */
   bool b;
   double num;
+  const char *raw; /* the value as written: raw_len bytes of the text parsed */
+  size_t raw_len;
 } JMember;
 
 typedef struct JObject {
@@ -38,5 +41,10 @@ typedef struct JObject {
 bool json_parse_object(const char *text, size_t len, JObject *o, char *err, size_t err_cap);
 void json_object_free(JObject *o);
 const JMember *json_get(const JObject *o, const char *key);
+/* text (len bytes) is an array of objects: json_parse_object each in
+ * turn, fn sees it (and may stop the walk by returning false); false
+ * with a message in err on bad JSON or when fn stopped. */
+bool json_each_object(const char *text, size_t len, bool (*fn)(void *ctx, const JObject *o),
+                      void *ctx, char *err, size_t err_cap);
 
 #endif

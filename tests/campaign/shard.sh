@@ -34,4 +34,22 @@ if "$bin" merge "$tmp/cut" >/dev/null 2>"$tmp/err"; then fail "truncated log acc
 grep -q "cut:1:1: error: test block .* has no Observation line" "$tmp/err" || fail "$(cat "$tmp/err")"
 if "$bin" -shard 5/4 t/x86 2>"$tmp/err"; then fail "-shard 5/4 accepted"; fi
 grep -q "option -shard: wrong argument '5/4'" "$tmp/err" || fail "$(cat "$tmp/err")"
+# a name repeated across logs with another hash: the warning names both
+# results as LOG:LINE; the same test again (MP, after a line that is not
+# a result) is dropped silently
+"$bin" t/x86/SB.litmus t/x86/MP.litmus >"$tmp/l1" 2>/dev/null
+"$bin" -format json t/dup/SB.litmus >"$tmp/l2" 2>/dev/null
+printf 'junk\n' >"$tmp/l3"
+"$bin" -format json t/x86/MP.litmus >>"$tmp/l3" 2>/dev/null
+"$bin" merge "$tmp/l1" "$tmp/l2" "$tmp/l3" >"$tmp/out" 2>"$tmp/err"
+[ "$(grep -c '^Test ' "$tmp/out")" = 2 ] || fail "merge with repeats: $(cat "$tmp/out")"
+cat >"$tmp/want" <<END
+$tmp/l2:1:1: warning: different hashes for test SB (previous result at $tmp/l1:1); this one is dropped, as in one run
+END
+cmp "$tmp/err" "$tmp/want" || { diff "$tmp/want" "$tmp/err"; fail "merge warnings"; }
+# a JSON log line that is not JSON: its position and what is wrong
+printf '{"test":"SB",,}\n' >"$tmp/badjson"
+if "$bin" merge "$tmp/badjson" >/dev/null 2>"$tmp/err"; then fail "bad JSON log accepted"; fi
+grep -qx "$tmp/badjson:1:1: error: not a corral JSON result (bad JSON at byte 13: expected a member name)" \
+  "$tmp/err" || fail "bad JSON: $(cat "$tmp/err")"
 echo ok
