@@ -160,7 +160,7 @@ static size_t scan_ident(const Lexer *lx) {
 static TokKind keyword(const char *s, size_t n) {
   for (int k = K_LET; k < T_NKINDS; k++) {
     const char *kw = spellings[k];
-    if (strlen(kw) == n && memcmp(kw, s, n) == 0) return (TokKind)k;
+    if (kw[0] == s[0] && strncmp(kw, s, n) == 0 && kw[n] == 0) return (TokKind)k;
   }
   return T_ID;
 }
