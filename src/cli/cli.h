@@ -91,6 +91,12 @@ int cmd_compare(int argc, char **argv);
 /* corral judge [options] TESTS: Observation against the Result: line */
 int cmd_judge(int argc, char **argv);
 
+/* exe.c: corral's own models (<dir of the executable>/models in a build
+ * tree, else the installed library), and `corral serve`, which runs the
+ * corral-serve program (next to corral, else on PATH) with argv. */
+char *default_libdir(void);
+int exec_serve(char **argv);
+
 /* -------------------------------------------------------------- main.c */
 
 typedef struct CliArgs {

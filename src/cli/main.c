@@ -12,42 +12,13 @@
  * N/T threads each when there are only T < N tests); the output is the
  * same.  Subcommands: corral judge, corral compare, corral merge.
  */
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "serve/serve.h"
-
-#ifndef CORRAL_LIBDIR
-#define CORRAL_LIBDIR "/usr/local/share/corral/models"
-#endif
-
-/* corral's own models: <dir of the executable>/models in a build tree,
- * else the installed library. */
-static char *default_libdir(void) {
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash) {
-      *slash = 0;
-      static const char *const cands[] = {"%s/models", "%s/../models", "%s/../share/corral/models"};
-      for (size_t i = 0; i < sizeof cands / sizeof cands[0]; i++) {
-        char buf[PATH_MAX + 32];
-        snprintf(buf, sizeof buf, cands[i], exe);
-        struct stat st;
-        if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) return strdup(buf);
-      }
-    }
-  }
-  return strdup(CORRAL_LIBDIR);
-}
 
 static const char campaign_usage[] =
     "campaigns:\n"
@@ -281,12 +252,7 @@ int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "judge")) return cmd_judge(argc, argv);
   if (argc > 1 && !strcmp(argv[1], "compare")) return cmd_compare(argc, argv);
   if (argc > 1 && !strcmp(argv[1], "merge")) return cmd_merge(argc, argv);
-  if (argc > 1 && !strcmp(argv[1], "serve")) {
-    char *libdir = default_libdir();
-    int st = serve_main(argc - 1, argv + 1, libdir);
-    free(libdir);
-    return st;
-  }
+  if (argc > 1 && !strcmp(argv[1], "serve")) return exec_serve(argv + 1);
   CliArgs a;
   int st = cli_start(&a, argc, argv, 1, false);
   if (st >= 0) return st;

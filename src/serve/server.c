@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -29,12 +30,7 @@
 #include <unistd.h>
 
 #include "corral.h"
-#include "mhd.h"
 #include "serve.h"
-
-/* libmicrohttpd's entry points: set once by serve_main before the daemon
- * starts its threads, read-only after. */
-static Mhd mhd;
 
 typedef struct Server {
   ServeConfig cfg;
@@ -56,16 +52,16 @@ enum { MAX_BODY_SLACK = 64 << 10 };
 
 static enum MHD_Result send_buf(struct MHD_Connection *conn, int status, const char *type,
                                 const void *data, size_t len, enum MHD_ResponseMemoryMode mode) {
-  struct MHD_Response *r = mhd.create_response_from_buffer(len, (void *)data, mode);
+  struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)data, mode);
   if (!r) return MHD_NO;
-  mhd.add_response_header(r, "Content-Type", type);
-  mhd.add_response_header(r, "Cache-Control", "no-store");
-  mhd.add_response_header(r, "X-Content-Type-Options", "nosniff");
-  mhd.add_response_header(r, "Content-Security-Policy",
+  MHD_add_response_header(r, "Content-Type", type);
+  MHD_add_response_header(r, "Cache-Control", "no-store");
+  MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+  MHD_add_response_header(r, "Content-Security-Policy",
                           "default-src 'self'; style-src 'self' 'unsafe-inline'; "
                           "img-src 'self' data:");
-  enum MHD_Result ret = mhd.queue_response(conn, (unsigned)status, r);
-  mhd.destroy_response(r);
+  enum MHD_Result ret = MHD_queue_response(conn, (unsigned)status, r);
+  MHD_destroy_response(r);
   return ret;
 }
 
@@ -102,9 +98,9 @@ static bool loopback_name(const char *h, size_t n) {
 }
 
 static bool trusted(struct MHD_Connection *conn) {
-  const char *host = mhd.lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
+  const char *host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
   if (!host || !loopback_name(host, strlen(host))) return false;
-  const char *origin = mhd.lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
+  const char *origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
   if (origin && strcmp(origin, "null") != 0) {
     if (strncmp(origin, "http://", 7) != 0) return false;
     if (!loopback_name(origin + 7, strlen(origin + 7))) return false;
@@ -383,7 +379,6 @@ int serve_main(int argc, char **argv, const char *libdir) {
             host);
     goto out;
   }
-  if (!mhd_load(&mhd)) goto out;
   sem_init(&s->slots, 0, (unsigned)jobs);
   /* signals go to sigwait below, not to the daemon's threads */
   sigset_t sigs;
@@ -394,7 +389,7 @@ int serve_main(int argc, char **argv, const char *libdir) {
   signal(SIGPIPE, SIG_IGN);
   unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
                    MHD_USE_ERROR_LOG | (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0);
-  struct MHD_Daemon *d = mhd.start_daemon(
+  struct MHD_Daemon *d = MHD_start_daemon(
       flags, (uint16_t)port, NULL, NULL, handler, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
       MHD_OPTION_NOTIFY_COMPLETED, completed, s, MHD_OPTION_CONNECTION_LIMIT, 64u,
       MHD_OPTION_CONNECTION_TIMEOUT, 60u, MHD_OPTION_THREAD_STACK_SIZE, thread_stack(),
@@ -405,7 +400,7 @@ int serve_main(int argc, char **argv, const char *libdir) {
     sem_destroy(&s->slots);
     goto out;
   }
-  const union MHD_DaemonInfo *info = mhd.get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
   s->port = info ? info->port : port;
   bool v6 = ss.ss_family == AF_INET6;
   printf("corral serve: http://%s%s%s:%d/ (%d models, graphviz %s; Ctrl-C stops)\n",
@@ -415,7 +410,7 @@ int serve_main(int argc, char **argv, const char *libdir) {
   int sig;
   sigwait(&sigs, &sig);
   __atomic_store_n(&s->stopping, 1, __ATOMIC_RELAXED);
-  mhd.stop_daemon(d);
+  MHD_stop_daemon(d);
   sem_destroy(&s->slots);
   printf("corral serve: stopped\n");
   status = 0;
