@@ -157,10 +157,33 @@ static size_t scan_ident(const Lexer *lx) {
   return n;
 }
 
+/* The keywords by initial (spellings[] has their text): a word is compared
+ * with at most five of them.  Zero ends a row (T_EOF is no keyword). */
+static const unsigned char kw_by_initial[26][6] = {
+  ['a' - 'a'] = {K_ACYCLIC, K_AND, K_AS, K_ASSERT},
+  ['b' - 'a'] = {K_BEGIN},
+  ['c' - 'a'] = {K_CALL, K_CATDEP},
+  ['d' - 'a'] = {K_DEBUG, K_DEFAULT, K_DO},
+  ['e' - 'a'] = {K_ELSE, K_EMPTY, K_END, K_ENUM},
+  ['f' - 'a'] = {K_FLAG, K_FORALL, K_FROM, K_FUN},
+  ['i' - 'a'] = {K_IF, K_IN, K_INCLUDE, K_INSTRUCTIONS, K_IRREFLEXIVE},
+  ['l' - 'a'] = {K_LET},
+  ['m' - 'a'] = {K_MATCH},
+  ['n' - 'a'] = {K_NOT},
+  ['p' - 'a'] = {K_PROCEDURE},
+  ['r' - 'a'] = {K_REC},
+  ['s' - 'a'] = {K_SHOW, K_SUBSET},
+  ['t' - 'a'] = {K_THEN, K_TRY},
+  ['u' - 'a'] = {K_UNDEFINED_UNLESS, K_UNSHOW},
+  ['v' - 'a'] = {K_VARIANT},
+  ['w' - 'a'] = {K_WHEN, K_WITH},
+};
+
 static TokKind keyword(const char *s, size_t n) {
-  for (int k = K_LET; k < T_NKINDS; k++) {
-    const char *kw = spellings[k];
-    if (kw[0] == s[0] && strncmp(kw, s, n) == 0 && kw[n] == 0) return (TokKind)k;
+  if (s[0] < 'a' || s[0] > 'z') return T_ID;
+  for (const unsigned char *k = kw_by_initial[s[0] - 'a']; *k; k++) {
+    const char *kw = spellings[*k];
+    if (strncmp(kw, s, n) == 0 && kw[n] == 0) return (TokKind)*k;
   }
   return T_ID;
 }

@@ -9,6 +9,7 @@
  * crash (run under ASan/UBSan).
  */
 #include "cat/ast.h"
+#include "cat/lexer.h"
 #include "check.h"
 
 #include <dirent.h>
@@ -201,6 +202,20 @@ static void test_lexical(Ctx *c) {
   CHECK_STR(pe(c, "fun x -> x"), "(fun x -> x)");
   /* "_x" is a name, "__x" is "_" then "_x", "_1" is "_" then junk */
   CHECK_STR(pe(c, "f __x"), "((f _) _x)");
+}
+
+/* Every keyword's spelling lexes as that keyword (the lexer finds them
+ * through a table by initial letter), and one letter more makes a name. */
+static void test_keywords(Ctx *c) {
+  for (int k = K_LET; k < T_NKINDS; k++) {
+    const char *word = catlex_spelling((TokKind)k);
+    char *longer = arena_printf(&c->arena, "%sx", word);
+    Lexer lx;
+    catlex_init(&lx, "kw", word, &c->arena, &c->names, &c->err);
+    CHECK(catlex_next(&lx).kind == (TokKind)k);
+    catlex_init(&lx, "kw", longer, &c->arena, &c->names, &c->err);
+    CHECK(catlex_next(&lx).kind == T_ID);
+  }
 }
 
 static void test_lexical_errors(Ctx *c) {
@@ -759,6 +774,7 @@ int main(void) {
   test_precedence(&c);
   test_precedence_errors(&c);
   test_lexical(&c);
+  test_keywords(&c);
   test_lexical_errors(&c);
   test_expressions(&c);
   test_conditions(&c);
