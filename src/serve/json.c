@@ -220,7 +220,7 @@ static bool value(Reader *r, int depth, JMember *m) {
     return true;
   case 'n': return literal(r, "null");
   default: {
-    double v;
+    double v = 0;
     if (!number(r, &v)) return false;
     if (m) {
       m->kind = J_NUMBER;
