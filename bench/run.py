@@ -213,6 +213,36 @@ def corpus_campaign(binary):
           f"{herd / 1000:.2f} s: {herd / 1000 / max(total, 1e-9):.1f}x faster")
 
 
+def campaigns(binary, reps=5):
+    """Whole suites as campaigns, -j 1 against -j 2 (issue 9): the runs
+    alternate, so that a change in the machine's load hits both."""
+    corpus = os.path.join(SHARED, "conformance")
+    print("\nCampaigns: a suite's tests in one list, corral -j N OPTIONS @list "
+          f"(median of {reps} alternating runs)")
+    print(f"{'suite':14} {'tests':>6} {'-j1 s':>8} {'-j2 s':>8} {'x':>5}  all -j1 / -j2 runs")
+    with tempfile.TemporaryDirectory() as tmp:
+        for suite, opts in (("ppc", "-model ppc.cat"), ("riscv", "-model riscv.cat")):
+            paths = []
+            with open(os.path.join(corpus, "MANIFEST.tsv")) as fh:
+                for line in fh:
+                    cols = line.rstrip("\n").split("\t")
+                    if len(cols) >= 3 and cols[0] == suite and cols[2] == opts:
+                        paths.append(os.path.join(corpus, cols[1]))
+            lst = os.path.join(tmp, suite + ".list")
+            with open(lst, "w") as fh:
+                fh.write("".join(p + "\n" for p in paths))
+            times = {1: [], 2: []}
+            for _ in range(reps):
+                for j in (1, 2):
+                    t0 = time.perf_counter()
+                    subprocess.run([binary, "-j", str(j), "-set-libdir", MODELS] + opts.split() +
+                                   ["@" + lst], stdout=subprocess.DEVNULL, cwd=MODELS)
+                    times[j].append(time.perf_counter() - t0)
+            t1, t2 = statistics.median(times[1]), statistics.median(times[2])
+            runs = " ".join(f"{a:.2f}/{b:.2f}" for a, b in zip(times[1], times[2]))
+            print(f"{suite:14} {len(paths):6d} {t1:8.2f} {t2:8.2f} {t1 / t2:5.2f}  {runs}")
+
+
 def legend():
     print("""
 Columns: -j1/-j2 ms = median wall time of n runs (5, or 1 when a run takes
@@ -233,7 +263,9 @@ def main():
     header("Our examples (corral's own models)")
     for f in sorted(os.listdir(os.path.join(ROOT, "examples"))):
         if f.endswith(".litmus"):
-            bench(binary, f[:-7], [], os.path.join(ROOT, "examples", f))
+            opts = os.path.join(ROOT, "examples", f[:-7] + ".opts")
+            args = open(opts).read().split() if os.path.exists(opts) else []
+            bench(binary, f[:-7], args, os.path.join(ROOT, "examples", f))
 
     if not os.path.isdir(MODELS):
         print("\n../shared is not present: the scaling tests need its ppc.cat; skipped")
@@ -260,6 +292,7 @@ def main():
             break
 
     if not quick:
+        campaigns(binary)
         corpus_total(binary)
         corpus_campaign(binary)
 
