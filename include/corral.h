@@ -18,6 +18,8 @@
 #ifndef CORRAL_H
 #define CORRAL_H
 
+#include <stdio.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -71,6 +73,13 @@ typedef struct corral_result {
 corral_status corral_run_file(const corral_options *o, const char *path,
                               corral_result *r);
 void corral_result_free(corral_result *r);
+
+/* Have corral_run_file write a test's text block (the default format,
+ * without -explain or -o) to `to` as it is formatted, the output of tests
+ * with hundreds of thousands of states not held in memory: r->output then
+ * holds "".  For one test at a time (the blocks of parallel runs would
+ * mix); NULL turns it off. */
+void corral_options_set_stream(corral_options *o, FILE *to);
 
 /* What to print once before the first result: the TSV column names with
  * -format tsv, else NULL. */

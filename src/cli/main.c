@@ -260,6 +260,9 @@ int main(int argc, char **argv) {
   if (header) fputs(header, stdout);
   Printer p;
   memset(&p, 0, sizeof p);
+  /* one test: its block goes to stdout as it is formatted (a chain test
+   * prints hundreds of thousands of states) */
+  if (a.files.n == 1) corral_options_set_stream(a.o, stdout);
   cli_campaign(&a, printer_result, &p);
   int status = p.status;
   printer_free(&p);

@@ -4,6 +4,7 @@
 #ifndef CORRAL_OPTIONS_H
 #define CORRAL_OPTIONS_H
 
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -49,6 +50,9 @@ struct corral_options {
   int ndisplay;
   int conf_depth;
   ModelCache *cache;
+  /* corral_options_set_stream: where plain text blocks are written as
+   * they are formatted (not an option) */
+  FILE *stream;
 };
 
 #endif

@@ -48,6 +48,8 @@ static void cache_free(ModelCache *c) {
   free(c);
 }
 
+void corral_options_set_stream(corral_options *o, FILE *to) { o->stream = to; }
+
 corral_options *corral_options_new(const char *libdir) {
   corral_options *o = xcalloc(1, sizeof *o);
   o->libdir = xstrdup(libdir ? libdir : ".");
@@ -236,14 +238,28 @@ static bool explain_block(const corral_options *o, Program *p, const CProg *prog
 
 static void model_title(const CatModel *m, char *title, size_t n);
 
+/* The picture options into d (dot_opts_free it). */
+static void graph_opts(const corral_options *o, DotOpts *d) {
+  dot_opts_init(d);
+  for (int i = 0; i < o->ndisplay; i++) dot_opt_apply(d, o->display[i].key, o->display[i].value);
+}
+
+/* Whether -o asks for graph files. */
+static bool graph_dir(const corral_options *o) {
+  DotOpts d;
+  graph_opts(o, &d);
+  bool dir = d.dir != NULL;
+  dot_opts_free(&d);
+  return dir;
+}
+
 /* -o DIR (with -explain, DIR/NAME-explain.dot is written too): the
  * execution graphs, from a capture run after the block is complete.
  * False with *msg on an error. */
 static bool graph_block(const corral_options *o, const CatModel *m, Program *p,
                         const CProg *prog, const EngineOpts *eo, Err *err, char **msg) {
   DotOpts d;
-  dot_opts_init(&d);
-  for (int i = 0; i < o->ndisplay; i++) dot_opt_apply(&d, o->display[i].key, o->display[i].value);
+  graph_opts(o, &d);
   bool ok = true;
   if (d.dir) {
     char title[512];
@@ -291,8 +307,7 @@ static bool graph_pictures(const corral_options *o, const CatModel *m, Program *
                            const CProg *prog, const EngineOpts *eo, corral_result *r,
                            Err *err) {
   DotOpts d;
-  dot_opts_init(&d);
-  for (int i = 0; i < o->ndisplay; i++) dot_opt_apply(&d, o->display[i].key, o->display[i].value);
+  graph_opts(o, &d);
   char title[512];
   model_title(m, title, sizeof title);
   r->graphs = dot_pictures(p, prog, eo, &d, title, &r->ngraphs, err);
@@ -396,6 +411,10 @@ static corral_status simulate(const corral_options *o, const Test *t,
   for (int i = 0; i < nf && i < 64; i++) fnames[i] = cat_prog_flag_name(prog, i);
   po.flag_names = fnames;
   po.nflags = nf;
+  /* a plain block is streamed when asked: nothing may be added to it
+   * (explanations) or make it be withheld (a failing graph writer) */
+  if (o->stream && !src && o->format == FORMAT_HERD && !o->explain && !graph_dir(o))
+    po.stream = o->stream;
   StrBuf b;
   sb_init(&b);
   if (o->format == FORMAT_JSON) json_test(p, &out, &po, path, &b);

@@ -831,18 +831,18 @@ static void print_stats(Engine *w, int n, const Outcome *out) {
   fprintf(stderr, " s, max/mean %.2f\n", sum > 0 ? max * n / sum : 1.0);
 }
 
-/* Order of two states of sets a and b (by slot), as herd sorts them;
+/* Order of two states of sets a and b (by index), as herd sorts them;
  * integers are compared without unpacking. */
 static int state_cmp(const Program *p, const StateSet *a, int sa, const StateSet *b, int sb) {
-  const uint64_t *ka = stateset_keys(a, sa), *kb = stateset_keys(b, sb);
   for (int q = 0; q < p->ndisp; q++) {
-    if (ka[q] == kb[q] && a == b) continue;
+    uint64_t ka = stateset_key(a, sa, q), kb = stateset_key(b, sb, q);
+    if (ka == kb && a == b) continue;
     int c;
-    if (stateset_key_is_int(ka[q]) && stateset_key_is_int(kb[q])) {
-      int64_t x = stateset_key_int(ka[q]), y = stateset_key_int(kb[q]);
+    if (stateset_key_is_int(ka) && stateset_key_is_int(kb)) {
+      int64_t x = stateset_key_int(ka), y = stateset_key_int(kb);
       c = (x > y) - (x < y);
     } else {
-      c = engine_val_cmp(p, stateset_value(a, ka[q]), stateset_value(b, kb[q]));
+      c = engine_val_cmp(p, stateset_value(a, ka), stateset_value(b, kb));
     }
     if (c) return c;
   }
@@ -878,8 +878,7 @@ static void *sort_job(void *arg) {
   SortJob *j = arg;
   j->slots = xmalloc(sizeof(int) * (size_t)(j->set->count + 1));
   j->n = 0;
-  for (int i = 0; i < j->set->cap; i++)
-    if (j->set->hash[i]) j->slots[j->n++] = i;
+  for (int i = 0; i < j->set->count; i++) j->slots[j->n++] = i;
   sort_slots(j->p, j->set, j->slots, j->n);
   return NULL;
 }

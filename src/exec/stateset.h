@@ -2,34 +2,58 @@
  * stateset.h — the set of distinct final states of a test.
  *
  * A state is one value per displayed location.  Tests can reach hundreds
- * of thousands of states (WWC chains), so each value is packed into one
- * 64-bit key (small integers, addresses and labels fit; other values go
- * to a side table and the key holds their index) and states are hashed
- * as arrays of keys.
+ * of thousands of states (WWC and RCU chains), so each value is packed
+ * into one 64-bit key (small integers, addresses and labels fit; other
+ * values go to a side table and the key holds their index), and a state
+ * is stored once, densely, as a record of its keys, each key in as few
+ * bytes as the widest key seen so far needs (1, 2, 4 or 8).  A hash table
+ * of record numbers finds the states already seen.
  */
 #ifndef CORRAL_STATESET_H
 #define CORRAL_STATESET_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "value.h"
 
 typedef struct StateSet {
-  uint64_t *keys;    /* cap * ndisp */
-  uint64_t *hash;    /* per slot, 0 = empty */
+  unsigned char *rec; /* count records of ndisp keys, width bytes each */
+  size_t reccap;      /* bytes allocated at rec */
+  int width;          /* bytes per key: 1, 2, 4 or 8 */
+  uint32_t *slot;     /* per hash slot: record number + 1, 0 = empty */
+  uint32_t *tag;      /* per hash slot: the record's hash */
   int cap, count, ndisp;
-  Val *big;          /* values that do not pack */
+  Val *big;           /* values that do not pack */
   int nbig, capbig;
 } StateSet;
 
 void stateset_init(StateSet *s, int ndisp);
 void stateset_free(StateSet *s);
 void stateset_add(StateSet *s, const Val *state);
-/* Iterate: slot i in 0..cap-1 holds a state when stateset_get returns true. */
-bool stateset_get(const StateSet *s, int slot, Val *state);
-/* The packed keys of the state in a slot, and the value of one key. */
-static inline const uint64_t *stateset_keys(const StateSet *s, int slot) {
-  return s->keys + (size_t)slot * (size_t)(s->ndisp ? s->ndisp : 1);
+/* State i (0..count-1, in the order they were first added) into state. */
+bool stateset_get(const StateSet *s, int i, Val *state);
+/* Key q of state i, and the value of a key. */
+static inline uint64_t stateset_key(const StateSet *s, int i, int q) {
+  const unsigned char *r = s->rec + ((size_t)i * (size_t)s->ndisp + (size_t)q) * (size_t)s->width;
+  switch (s->width) {
+  case 1: return (uint64_t)(int64_t)(signed char)r[0];
+  case 2: {
+    int16_t x;
+    memcpy(&x, r, 2);
+    return (uint64_t)(int64_t)x;
+  }
+  case 4: {
+    int32_t x;
+    memcpy(&x, r, 4);
+    return (uint64_t)(int64_t)x;
+  }
+  default: {
+    uint64_t x;
+    memcpy(&x, r, 8);
+    return x;
+  }
+  }
 }
 Val stateset_value(const StateSet *s, uint64_t key);
 /* A key that holds an integer (low bits 0), and that integer. */

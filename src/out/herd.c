@@ -133,6 +133,13 @@ void herd_state(const Program *p, const Val *st, bool hexa, StrBuf *out) {
   }
 }
 
+/* With opt->stream, what out holds goes there once it exceeds `keep`. */
+static void herd_flush(const HerdPrintOpts *opt, StrBuf *out, size_t keep) {
+  if (!opt->stream || out->len <= keep) return;
+  fwrite(out->s, 1, out->len, opt->stream);
+  sb_clear(out);
+}
+
 void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
                 StrBuf *out) {
   const Test *t = p->test;
@@ -143,6 +150,7 @@ void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
     outcome_state(o, i, st);
     herd_state(p, st, opt->hexa, out);
     sb_putc(out, '\n');
+    herd_flush(opt, out, (size_t)1 << 20);
   }
   free(st);
   sb_printf(out, "%s%s\n", o->loop ? "Loop " : "", herd_result(p, o));
@@ -164,6 +172,7 @@ void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
   test_hash(t, h);
   if (h[0]) sb_printf(out, "Hash=%s\n", h);
   sb_putc(out, '\n');
+  herd_flush(opt, out, 0);
 }
 
 void herd_print_plain(const Program *p, Val v, StrBuf *out) {

@@ -4,6 +4,8 @@
 #ifndef CORRAL_HERD_H
 #define CORRAL_HERD_H
 
+#include <stdio.h>
+
 #include "../exec/engine.h"
 
 typedef struct HerdPrintOpts {
@@ -13,6 +15,9 @@ typedef struct HerdPrintOpts {
   bool candidates;          /* -candidates true */
   const char *const *flag_names;
   int nflags;
+  /* when set, the text is written there as it is formatted (in chunks of
+   * about a megabyte): `out` holds only what was not written yet */
+  FILE *stream;
 } HerdPrintOpts;
 
 void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
