@@ -448,12 +448,13 @@ static corral_status simulate(const corral_options *o, const Test *t,
   }
   sb_cstr(&b);
   r->output = b.s; /* the buffer becomes the result: no copy */
-  if (out.loop) {
-    sb_init(&b);
+  sb_init(&b);
+  if (out.loop)
     sb_printf(&b, "Warning: File \"%s\": unrolling limit exceeded, legal outcomes may be missing.\n", path);
-    r->diag = xstrdup(sb_cstr(&b));
-    sb_free(&b);
-  }
+  if (gmsg) sb_printf(&b, "%s\n", gmsg); /* a note of the graph writer */
+  free(gmsg);
+  if (b.len) r->diag = xstrdup(sb_cstr(&b));
+  sb_free(&b);
   st = CORRAL_OK;
 done:
   program_free(p);

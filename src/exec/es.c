@@ -27,7 +27,7 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
   for (int t = 0; t < p->nthreads; t++) {
     const ThreadPath *tp = &paths[t].v[choice[t]];
     for (int i = 0; i < tp->nev; i++)
-      if (tp->ev[i].flags & EV_REG)
+      if (tp->ev[i].flags & EV_IRRELEVANT)
         nreg++;
       else
         nrel++;
@@ -80,7 +80,7 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
     es->path_index[t] = choice[t];
     map[t] = ARENA_NEWN(a, int, tp->nev + 1);
     for (int i = 0; i < tp->nev; i++)
-      map[t][i] = (tp->ev[i].flags & EV_REG) ? next_reg++ : next_rel++;
+      map[t][i] = (tp->ev[i].flags & EV_IRRELEVANT) ? next_reg++ : next_rel++;
     node_off[t] = nn;
     nn += tp->nnodes;
   }
@@ -172,7 +172,7 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
 /* dst = restrict(r) to pairs (i,j) with pred(i) and qred(j). */
 typedef bool (*EvPred)(const Event *e);
 
-static bool p_relevant(const Event *e) { return (e->flags & EV_REG) == 0; }
+static bool p_relevant(const Event *e) { return (e->flags & EV_IRRELEVANT) == 0; }
 static bool p_reg(const Event *e) { return (e->flags & EV_REG) != 0; }
 static bool p_load(const Event *e) { return (e->flags & EV_R) != 0; }
 static bool p_store(const Event *e) { return (e->flags & EV_W) != 0; }
@@ -249,6 +249,11 @@ void es_deps(const EventStructure *es, Deps *out, Arena *a) {
   Word *dd = NEWREL();
   rel_or(d, dd, dd_pre, out->addr);
   rel_or(d, dd, dd, out->data);
+  /* a load that feeds a commit itself, without a register (CAS compares
+   * the value it reads): herd's ctrl from the CAS's read to its write */
+  Word *to_commit = NEWREL();
+  restrict_by(es, to_commit, iico, p_load, p_commit);
+  rel_or(d, dd, dd, to_commit);
   rel_compose(d, tmp, dd, ctrl1);
   /* C: the reads an if's condition depends on control its branches. */
   Word *cc = NEWREL();
@@ -263,6 +268,5 @@ void es_deps(const EventStructure *es, Deps *out, Arena *a) {
   Word *data_mem = NEWREL();
   restrict_by(es, data_mem, out->data, p_any, p_mem);
   out->data = data_mem;
-  (void)p_commit;
 #undef NEWREL
 }

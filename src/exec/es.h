@@ -36,7 +36,7 @@ void es_deps(const EventStructure *es, Deps *out, Arena *a);
 
 static inline bool ev_is_mem(const Event *e) { return (e->flags & EV_MEM) != 0; }
 static inline bool ev_is_relevant(const Event *e) {
-  return (e->flags & EV_REG) == 0;
+  return (e->flags & EV_IRRELEVANT) == 0;
 }
 
 #endif

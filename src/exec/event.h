@@ -32,10 +32,15 @@ enum {
   EV_NEXP = 1 << 9,     /* non-explicit access (explicit is the default) */
   EV_CUTOFF = 1 << 10,  /* loop unrolling cut-off marker */
   EV_LOCK = 1 << 11,    /* C lock-like events (not in M), see c semantics */
+  EV_NOP = 1 << 12,     /* an instruction without effect (AArch64 NOP), drawn
+                           by herd in graphs; models see it as a register event */
 };
 #define EV_MEM (EV_R | EV_W)
 #define EV_COMMIT (EV_BCC | EV_PRED)
 #define EV_REG (EV_RREG | EV_WREG)
+/* Events numbered after the relevant ones, outside what a model without
+ * register dependencies sees. */
+#define EV_IRRELEVANT (EV_REG | EV_NOP)
 
 typedef struct Event {
   uint32_t flags;

@@ -365,6 +365,15 @@ void sem_fence(SemCtx *c, uint64_t tags) {
   add_event(c, e, 0);
 }
 
+/* An instruction that does nothing still has an event in herd's graphs. */
+void sem_nop(SemCtx *c) {
+  Event e = {0};
+  e.flags = EV_NOP;
+  e.loc = e.val = e.wval = SYM_NONE;
+  e.reg = -1;
+  add_event(c, e, 0);
+}
+
 SVal sem_lock_event(SemCtx *c, SVal addr, uint64_t tags) {
   Event e = {0};
   e.flags = EV_LOCK;

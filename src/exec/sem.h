@@ -68,6 +68,7 @@ SVal sem_lock_event(SemCtx *c, SVal addr, uint64_t tags);
 
 /* Fences and commits. */
 void sem_fence(SemCtx *c, uint64_t tags);
+void sem_nop(SemCtx *c);
 /* A commit event (EV_BCC or EV_PRED) depending on cond; returns an SVal
  * carrying the commit event, to make later events of the instruction
  * depend on it (iico_ctrl) with sem_ctrl_dep. */

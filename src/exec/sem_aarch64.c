@@ -220,7 +220,10 @@ static void cas(SemCtx *c, const Instr *ins) {
   }
   if (alt == 4) wr_val(c, &o[0], old);
   sem_ctrl_dep(c, commit);
-  sem_store(c, a, writeback ? old : nv, access_size(ins), write_tags(c, ins));
+  /* the write-back stores the value read, but herd draws no iico_data
+   * edge from the read: the value is the one the commit compared */
+  SVal back = {old.s, 0};
+  sem_store(c, a, writeback ? back : nv, access_size(ins), write_tags(c, ins));
   if (alt != 4) wr_val(c, &o[0], alt == 3 ? expect : old);
 }
 
@@ -323,7 +326,7 @@ static void exec_aarch64(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
   if (exec_memory(c, ins)) return;
   switch ((AAOp)ins->op) {
-  case AA_NOP: return;
+  case AA_NOP: sem_nop(c); return;
   case AA_MOV: wr_val(c, &o[0], op2(c, &o[1])); return;
   case AA_ADD: case AA_SUB: case AA_AND: case AA_ORR: case AA_EOR:
     wr_val(c, &o[0], sem_op(c, alu_op((AAOp)ins->op), rd_val(c, &o[1]), op2(c, &o[2])));

@@ -62,6 +62,8 @@ int dot_opt_check(const char *key, const char *arg, char **msg);
 bool dot_opt_apply(DotOpts *o, const char *key, const char *arg);
 void dot_opts_init(DotOpts *o);
 void dot_opts_free(DotOpts *o);
+/* The -show word of o ("prop", "all", ...). */
+const char *dot_show_name(const DotOpts *o);
 
 /* ------------------------------------------------------- one execution */
 
@@ -131,7 +133,8 @@ void dot_write(const DotRun *r, StrBuf *out);
 
 /* Run the engine in capture mode and write DIR/NAME.dot (and the
  * pictures).  False on an error, reported in err (run errors) or as a
- * message in *msg (files, graphviz). */
+ * message in *msg (files, graphviz); true with a note in *msg when a
+ * picture was asked for and no execution was selected. */
 bool dot_run(Program *p, const CProg *prog, const EngineOpts *eo, const DotOpts *o,
              const char *model_title, Err *err, char **msg);
 

@@ -123,6 +123,8 @@ static void free_list(char **v, int n) {
   free(v);
 }
 
+const char *dot_show_name(const DotOpts *o) { return shows[o->show]; }
+
 void dot_opts_free(DotOpts *o) {
   free(o->dir);
   free(o->splines);

@@ -181,7 +181,15 @@ bool dot_run(Program *p, const CProg *prog, const EngineOpts *eo, const DotOpts 
   bool ok = write_text(path, sb_cstr(&b), msg);
   sb_free(&b);
   free(path);
-  if (ok && o->format != DOT_FMT_DOT) ok = render(r, base, msg);
+  if (ok && o->format != DOT_FMT_DOT) {
+    ok = render(r, base, msg);
+    /* herd writes the empty .dot file; a picture asked for and not made
+     * deserves a word */
+    if (ok && r->execs.len == 0)
+      *msg = msgf("%s.dot: note: no execution to draw with -show %s, so no picture "
+                  "(-show all draws every execution the model allows)",
+                  base, dot_show_name(o));
+  }
   free(base);
   free_run(r);
   return ok;

@@ -140,6 +140,25 @@ static void put_access(const ExecView *v, int e, StrBuf *b) {
   sb_free(&plain);
 }
 
+/* herd writes the condition of a predicated instruction (a CAS) after
+ * its branch: the memory value it compares with a register,
+ * "([z]==1:X0)".  Nothing when the branch does not have that shape. */
+static void put_pred_cond(const ExecView *v, int e, StrBuf *b) {
+  const EventStructure *es = v->es;
+  const Program *p = v->p;
+  int mem = -1, reg = -1;
+  for (int s = 0; s < es->n; s++) {
+    if (!rel_get(es->full, es->iico_data, s, e)) continue;
+    uint32_t f = es->ev[s].flags;
+    if ((f & EV_MEM) == EV_R && mem < 0) mem = s;
+    if ((f & EV_RREG) && reg < 0) reg = s;
+  }
+  if (mem < 0 || reg < 0 || !p->ops || !p->ops->reg_name) return;
+  sb_puts(b, "([");
+  put_val(p, v->loc[mem], b);
+  sb_printf(b, "]==%d:%s)", es->ev[reg].thread, p->ops->reg_name(es->ev[reg].reg));
+}
+
 static const char *event_act(DotRun *r, const ExecView *v, int e) {
   const Program *p = v->p;
   const Event *ev = &v->es->ev[e];
@@ -154,6 +173,7 @@ static const char *event_act(DotRun *r, const ExecView *v, int e) {
     put_fence(tag >= 0 && tag < p->tags.count ? p->tags.names[tag] : "F", &b);
   } else if (ev->flags & EV_COMMIT) {
     sb_puts(&b, ev->flags & EV_BCC ? "Branching(bcc)" : "Branching(pred)");
+    if (ev->flags & EV_PRED) put_pred_cond(v, e, &b);
   } else if (ev->flags & EV_REG) {
     sb_printf(&b, "%s%d:%s=", ev->flags & EV_RREG ? "R" : "W", ev->thread,
               p->ops && p->ops->reg_name ? p->ops->reg_name(ev->reg) : "?");
@@ -212,6 +232,9 @@ typedef struct Order {
 static int step_class(const Event *ev) {
   if (ev->flags & EV_RREG) return 0;
   if (ev->flags & EV_WREG) return 2;
+  /* a predicated instruction's condition comes last: herd numbers CAS's
+   * branch after the register the CAS writes */
+  if (ev->flags & EV_PRED) return 3;
   return 1;
 }
 

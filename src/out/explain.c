@@ -173,7 +173,7 @@ static void capture_events(Explanation *x, const ExecView *v, ExExec *ex) {
     } else {
       xe->name = k < 26 ? arena_printf(&x->arena, "%c", 'a' + k) : arena_printf(&x->arena, "e%d", k);
       k++;
-      xe->listed = !(ev->flags & EV_REG);
+      xe->listed = !(ev->flags & EV_IRRELEVANT);
     }
     xe->desc = event_desc(x, v, e);
     xe->instr = event_instr(v->p, ev);

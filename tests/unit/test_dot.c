@@ -206,6 +206,12 @@ static void test_end_to_end(void) {
   CHECK(corral_run_file(o, "examples/SB.litmus", &r) != CORRAL_OK);
   CHECK(r.diag && strstr(r.diag, ": error: -graph-format svg needs graphviz's `dot` command"));
   corral_result_free(&r);
+  /* nothing selected: no picture to render, a note says so (graphviz
+   * is not needed, so PATH may stay broken) */
+  CHECK_INT(corral_option(o, "-show", "none", &msg), 0);
+  CHECK_INT(corral_run_file(o, "examples/SB.litmus", &r), CORRAL_OK);
+  CHECK(r.diag && strstr(r.diag, "SB.dot: note: no execution to draw with -show none"));
+  corral_result_free(&r);
   if (keep) setenv("PATH", keep, 1);
   free(keep);
   char side[160];
