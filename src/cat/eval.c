@@ -1083,8 +1083,14 @@ static Value *eval_node(Run *r, const CExpr *e, Frame *f) {
     return eval_seq(r, e, f);
   case E_INTER:
     return eval_inter(r, e, f);
-  case E_DIFF:
-    return set_algebra(r, OP_DIFF, cat_eval(r, e->a, f), cat_eval(r, e->b, f), e->pos);
+  case E_DIFF: {
+    /* an empty left operand ends the work (the data-race relations of
+     * linux-kernel.cat, `(pre-race & co) \ ww-nonrace`, when no access
+     * is plain) */
+    Value *x = cat_eval(r, e->a, f);
+    if (is_empty_value(r, x)) return x;
+    return set_algebra(r, OP_DIFF, x, cat_eval(r, e->b, f), e->pos);
+  }
   case E_PROD:
     return product(r, cat_eval(r, e->a, f), cat_eval(r, e->b, f), e->pos);
   case E_ADD: {

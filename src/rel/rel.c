@@ -140,6 +140,57 @@ static int dfs_w1(int n, const Word *r, int *order) {
   return norder;
 }
 
+/* The same for rows of w >= 2 words (65..STACK_MAX events): the
+ * visited and on-stack sets are bit sets of w words, so that finding
+ * the next unvisited successor or a back edge is a few word operations
+ * per word of the row rather than a walk over its bits. */
+enum { STACK_MAX = 512, WMAX = STACK_MAX / 64 };
+
+static int dfs_wide(int n, int w, const Word *r, int *order) {
+  int stack[STACK_MAX], norder = 0;
+  Word done[WMAX] = {0}, onstack[WMAX] = {0}, all[WMAX];
+  for (int x = 0; x < w; x++) all[x] = ~(Word)0;
+  if (n % 64) all[w - 1] = ((Word)1 << (n % 64)) - 1;
+  for (int i = 0; i < n; i++) {
+    const Word *ri = r + (size_t)i * w;
+    Word any = 0;
+    for (int x = 0; x < w; x++) any |= ri[x];
+    if (!any) done[i >> 6] |= (Word)1 << (i & 63);
+  }
+  if (!order) {
+    Word has_pred[WMAX] = {0};
+    for (int i = 0; i < n; i++)
+      for (int x = 0; x < w; x++) has_pred[x] |= r[(size_t)i * w + x];
+    for (int x = 0; x < w; x++) done[x] |= all[x] & ~has_pred[x];
+  }
+  for (int k = 0; k < w; k++) {
+    for (Word todo = all[k] & ~done[k]; todo; todo = all[k] & ~done[k]) {
+      int sp = 0, s = k * 64 + __builtin_ctzll(todo);
+      stack[sp++] = s;
+      onstack[s >> 6] |= (Word)1 << (s & 63);
+      while (sp) {
+        int u = stack[sp - 1], v = -1;
+        const Word *ru = r + (size_t)u * w;
+        for (int x = 0; x < w; x++) {
+          if (ru[x] & onstack[x]) return -1;
+          Word next = ru[x] & ~done[x];
+          if (next && v < 0) v = x * 64 + __builtin_ctzll(next);
+        }
+        if (v < 0) {
+          onstack[u >> 6] &= ~((Word)1 << (u & 63));
+          done[u >> 6] |= (Word)1 << (u & 63);
+          if (order) order[norder++] = u;
+          sp--;
+          continue;
+        }
+        onstack[v >> 6] |= (Word)1 << (v & 63);
+        stack[sp++] = v;
+      }
+    }
+  }
+  return norder;
+}
+
 /* Most relations a model closes (happens-before, program order...) are
  * acyclic: then a depth-first traversal gives an order in which each
  * event's successors are closed before it, and row[v] |= row[u] for each
@@ -147,19 +198,18 @@ static int dfs_w1(int n, const Word *r, int *order) {
  * edge means a cycle: fall back on Warshall. */
 void rel_closure(Dim d, Word *r) {
   int n = d.n, w = d.w;
-  enum { STACK_MAX = 512 };
   if (n > STACK_MAX) {
     closure_warshall(d, r);
     return;
   }
-  int colour[STACK_MAX], stack[STACK_MAX], cursor[STACK_MAX], order[STACK_MAX];
-  int norder = 0;
+  int order[STACK_MAX];
+  int norder = w == 1 ? dfs_w1(n, r, order) : dfs_wide(n, w, r, order);
+  if (norder < 0) {
+    closure_warshall(d, r);
+    return;
+  }
+  /* post-order: successors come first */
   if (w == 1) {
-    norder = dfs_w1(n, r, order);
-    if (norder < 0) {
-      closure_warshall(d, r);
-      return;
-    }
     for (int k = 0; k < norder; k++) {
       int v = order[k];
       Word acc = r[v];
@@ -168,44 +218,27 @@ void rel_closure(Dim d, Word *r) {
     }
     return;
   }
-  memset(colour, 0, sizeof(int) * (size_t)n);
-  for (int s0 = 0; s0 < n; s0++) {
-    if (colour[s0]) continue;
-    int sp = 0;
-    stack[sp++] = s0;
-    colour[s0] = 1;
-    cursor[s0] = 0;
-    while (sp) {
-      int u = stack[sp - 1];
-      int v = set_next(d, rel_crow(d, r, u), cursor[u]);
-      if (v < 0) {
-        colour[u] = 2;
-        order[norder++] = u;
-        sp--;
-        continue;
+  if (w == 2) {
+    for (int k = 0; k < norder; k++) {
+      Word *rv = r + 2 * order[k];
+      Word o0 = rv[0], o1 = rv[1];
+      for (Word b = rv[0]; b; b &= b - 1) {
+        const Word *ru = r + 2 * __builtin_ctzll(b);
+        o0 |= ru[0];
+        o1 |= ru[1];
       }
-      cursor[u] = v + 1;
-      if (colour[v] == 1) {
-        closure_warshall(d, r);
-        return;
+      for (Word b = rv[1]; b; b &= b - 1) {
+        const Word *ru = r + 2 * (64 + __builtin_ctzll(b));
+        o0 |= ru[0];
+        o1 |= ru[1];
       }
-      if (colour[v] == 0) {
-        colour[v] = 1;
-        cursor[v] = 0;
-        stack[sp++] = v;
-      }
+      rv[0] = o0;
+      rv[1] = o1;
     }
+    return;
   }
-  /* post-order: successors come first */
   for (int k = 0; k < norder; k++) {
-    int v = order[k];
-    Word *rv = rel_row(d, r, v);
-    if (w == 1) {
-      Word acc = rv[0];
-      for (Word b = rv[0]; b; b &= b - 1) acc |= r[__builtin_ctzll(b)];
-      rv[0] = acc;
-      continue;
-    }
+    Word *rv = rel_row(d, r, order[k]);
     for (int u = set_next(d, rv, 0); u >= 0; u = set_next(d, rv, u + 1)) {
       const Word *ru = rel_crow(d, r, u);
       for (int x = 0; x < w; x++) rv[x] |= ru[x];
@@ -266,6 +299,7 @@ bool rel_irreflexive(Dim d, const Word *r) {
 
 bool rel_acyclic(Dim d, const Word *r, int *scratch) {
   if (d.w == 1) return dfs_w1(d.n, r, NULL) >= 0;
+  if (d.n <= STACK_MAX) return dfs_wide(d.n, d.w, r, NULL) >= 0;
   return rel_find_cycle(d, r, NULL, scratch) == 0;
 }
 

@@ -157,12 +157,70 @@ static void test_size(int n, int density) {
   free(path);
 }
 
+/* Acyclic relations take the depth-first paths of rel_closure and
+ * rel_acyclic (random ones of any density have cycles): edges go from a
+ * lower to a higher rank of a random permutation. */
+static void test_dag(int n, int density) {
+  Dim d = dim_make(n);
+  int words = rel_words(d), rank[MAXN];
+  Word *a = calloc((size_t)words, sizeof(Word)), *c = calloc((size_t)words, sizeof(Word));
+  int *scratch = malloc(sizeof(int) * (size_t)(3 * n + 1));
+  for (int i = 0; i < n; i++) rank[i] = i;
+  for (int i = n - 1; i > 0; i--) {
+    int j = (int)(next_rand() % (unsigned)(i + 1)), t = rank[i];
+    rank[i] = rank[j];
+    rank[j] = t;
+  }
+  rel_clear(d, a);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      ma[i][j] = rank[i] < rank[j] && (int)(next_rand() % 100) < density;
+      if (ma[i][j]) rel_set(d, a, i, j);
+    }
+  CHECK(rel_acyclic(d, a, scratch));
+  rel_copy(d, c, a);
+  rel_closure(d, c);
+  naive_closure(n, ma);
+  CHECK(same(d, c, ma));
+  /* one back edge closes a cycle */
+  int lo = 0, hi = 0;
+  for (int i = 0; i < n; i++) {
+    if (rank[i] == 0) lo = i;
+    if (rank[i] == n - 1) hi = i;
+  }
+  if (n > 1 && ma[lo][hi]) {
+    rel_set(d, a, hi, lo);
+    CHECK(!rel_acyclic(d, a, scratch));
+  }
+  /* pairs, and [s] ; r ; [t] */
+  int pairs = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) pairs += rel_get(d, a, i, j);
+  CHECK_INT(rel_count(d, a), pairs);
+  Word s[3] = {0}, t[3] = {0};
+  for (int i = 0; i < n; i++) {
+    if (i % 2) bit_set(s, i);
+    if (i % 3) bit_set(t, i);
+  }
+  rel_restrict(d, c, a, s, t);
+  bool ok = true;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      ok &= rel_get(d, c, i, j) == (rel_get(d, a, i, j) && i % 2 && j % 3);
+  CHECK(ok);
+  free(a);
+  free(c);
+  free(scratch);
+}
+
 int main(void) {
   int sizes[] = {1, 2, 7, 63, 64, 65, 100, 128, 129};
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
     test_size(sizes[k], 2);
     test_size(sizes[k], 10);
     test_size(sizes[k], 50);
+    test_dag(sizes[k], 3);
+    test_dag(sizes[k], 30);
   }
   /* a known cycle and a known DAG */
   Dim d = dim_make(4);
