@@ -249,12 +249,13 @@ void es_deps(const EventStructure *es, Deps *out, Arena *a) {
   Word *dd = NEWREL();
   rel_or(d, dd, dd_pre, out->addr);
   rel_or(d, dd, dd, out->data);
-  /* a load that feeds a commit itself, without a register (CAS compares
-   * the value it reads): herd's ctrl from the CAS's read to its write */
-  Word *to_commit = NEWREL();
-  restrict_by(es, to_commit, iico, p_load, p_commit);
-  rel_or(d, dd, dd, to_commit);
-  rel_compose(d, tmp, dd, ctrl1);
+  /* ctrl also starts at a load that feeds a commit itself, without a
+   * register (CAS compares the value it reads): herd's ctrl from the
+   * CAS's read to its write.  Not a dependency of `depend`. */
+  Word *ctrl_src = NEWREL();
+  restrict_by(es, ctrl_src, iico, p_load, p_commit);
+  rel_or(d, ctrl_src, ctrl_src, dd);
+  rel_compose(d, tmp, ctrl_src, ctrl1);
   /* C: the reads an if's condition depends on control its branches. */
   Word *cc = NEWREL();
   rel_compose(d, cc, dd_pre, es->cctrl);

@@ -92,6 +92,16 @@ bool sem_is_const(SemCtx *c, SVal a, Val *out) {
  * (operands are not integers where integers are needed). */
 bool sym_apply(SymOp op, int width, Val a, Val b, Val c3, Val *out);
 
+/* An event of kind `flags` with no location, value, written value or
+ * register: the fields each constructor below does not set. */
+static Event blank_event(uint32_t flags) {
+  Event e = {0};
+  e.flags = flags;
+  e.loc = e.val = e.wval = SYM_NONE;
+  e.reg = -1;
+  return e;
+}
+
 static int add_event(SemCtx *c, Event e, uint64_t deps) {
   e.thread = (int16_t)c->thread;
   e.inst = c->ninsts;
@@ -200,12 +210,9 @@ void sem_error(SemCtx *c, const char *fmt, ...) {
 
 SVal sem_read_reg(SemCtx *c, int reg) {
   if (reg < 0 || reg >= c->nregs) sem_error(c, "bad register");
-  Event e = {0};
-  e.flags = EV_RREG;
+  Event e = blank_event(EV_RREG);
   e.reg = (int16_t)reg;
   e.val = c->regs[reg].val;
-  e.loc = SYM_NONE;
-  e.wval = SYM_NONE;
   int id = add_event(c, e, 0);
   if (c->regs[reg].last_w >= 0) {
     Edge ed = {c->regs[reg].last_w, id};
@@ -217,12 +224,9 @@ SVal sem_read_reg(SemCtx *c, int reg) {
 
 void sem_write_reg(SemCtx *c, int reg, SVal v) {
   if (reg < 0 || reg >= c->nregs) sem_error(c, "bad register");
-  Event e = {0};
-  e.flags = EV_WREG;
+  Event e = blank_event(EV_WREG);
   e.reg = (int16_t)reg;
   e.val = v.s;
-  e.loc = SYM_NONE;
-  e.wval = SYM_NONE;
   int id = add_event(c, e, v.deps);
   c->regs[reg].val = v.s;
   c->regs[reg].last_w = id;
@@ -247,13 +251,10 @@ static Sym mixed_byte_loc(SemCtx *c, SVal addr, int size, int i) {
 
 /* One read event at location node loc, its value an S_READ node. */
 static SVal read_event(SemCtx *c, Sym loc, uint64_t deps, int size, uint64_t tags) {
-  Event e = {0};
-  e.flags = EV_R;
-  e.loc = loc;
+  Event e = blank_event(EV_R);
+  e.loc = loc; /* the value is set below, once the event has its number */
   e.size = (uint8_t)size;
   e.tags = tags;
-  e.reg = -1;
-  e.wval = SYM_NONE;
   int id = add_event(c, e, deps);
   SymNode n = {0};
   n.op = S_READ;
@@ -300,15 +301,12 @@ static SVal mixed_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags
   mark_data_ports(c, data.deps);
   uint64_t bits = 0;
   for (int i = 0; i < size; i++) {
-    Event e = {0};
-    e.flags = EV_W;
+    Event e = blank_event(EV_W);
     e.loc = mixed_byte_loc(c, addr, size, i);
     e.val = sem_mask(c, sem_op(c, S_SHR, data, sem_int(c, 8 * i)), 8).s;
-    e.wval = SYM_NONE;
     e.size = 1;
     e.acc_size = (uint8_t)size;
     e.tags = tags;
-    e.reg = -1;
     bits |= ev_bit(c, add_event(c, e, addr.deps | data.deps));
   }
   SVal r = {data.s, bits};
@@ -319,14 +317,11 @@ void sem_data_port(SemCtx *c, SVal v) { mark_data_ports(c, v.deps); }
 
 SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
   if (c->prog->mixed) return mixed_store(c, addr, data, size, tags);
-  Event e = {0};
-  e.flags = EV_W;
+  Event e = blank_event(EV_W);
   e.loc = addr.s;
   e.val = data.s;
-  e.wval = SYM_NONE;
   e.size = (uint8_t)size;
   e.tags = tags;
-  e.reg = -1;
   mark_data_ports(c, data.deps);
   int id = add_event(c, e, addr.deps | data.deps);
   SVal r = {data.s, ev_bit(c, id)};
@@ -357,44 +352,31 @@ void sem_rmw_set_write(SemCtx *c, int ev, SVal data) {
 /* -------------------------------------------------- fences and commits */
 
 void sem_fence(SemCtx *c, uint64_t tags) {
-  Event e = {0};
-  e.flags = EV_FENCE;
+  Event e = blank_event(EV_FENCE);
   e.tags = tags;
-  e.loc = e.val = e.wval = SYM_NONE;
-  e.reg = -1;
   add_event(c, e, 0);
 }
 
 /* An instruction that does nothing still has an event in herd's graphs. */
 void sem_nop(SemCtx *c) {
-  Event e = {0};
-  e.flags = EV_NOP;
-  e.loc = e.val = e.wval = SYM_NONE;
-  e.reg = -1;
-  add_event(c, e, 0);
+  add_event(c, blank_event(EV_NOP), 0);
 }
 
 SVal sem_lock_event(SemCtx *c, SVal addr, uint64_t tags) {
-  Event e = {0};
-  e.flags = EV_LOCK;
+  Event e = blank_event(EV_LOCK);
   e.tags = tags;
   e.loc = addr.s;
   e.val = const_node(c, val_int(0));
-  e.wval = SYM_NONE;
   e.size = 4;
-  e.reg = -1;
   int id = add_event(c, e, addr.deps);
   SVal r = {addr.s, ev_bit(c, id)};
   return r;
 }
 
 SVal sem_commit(SemCtx *c, SVal cond, uint32_t kind, uint64_t tags) {
-  Event e = {0};
-  e.flags = kind;
+  Event e = blank_event(kind);
   e.tags = tags;
-  e.loc = e.wval = SYM_NONE;
   e.val = cond.s;
-  e.reg = -1;
   int id = add_event(c, e, cond.deps);
   SVal r = {cond.s, ev_bit(c, id)};
   return r;
@@ -584,13 +566,9 @@ static void goto_label(SemCtx *c, int from, const char *target,
   if (to <= from && counted) {
     if (++c->backjumps[to] > c->unroll) {
       /* The unrolling bound: this path ends here, cut off. */
-      Event e = {0};
-      e.flags = EV_CUTOFF;
-      e.loc = e.val = e.wval = SYM_NONE;
-      e.reg = -1;
       c->inst_first = c->ev.len;
       c->ctrl_from = 0;
-      add_event(c, e, 0);
+      add_event(c, blank_event(EV_CUTOFF), 0);
       emit_path(c, true, target);
       return;
     }
