@@ -406,6 +406,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
   po.show_time = true;
   po.seconds = r->seconds;
   po.candidates = o->candidates;
+  po.jobs = o->jobs;
   const char *fnames[64];
   int nf = cat_prog_nflags(prog);
   for (int i = 0; i < nf && i < 64; i++) fnames[i] = cat_prog_flag_name(prog, i);

@@ -128,6 +128,7 @@ static DispLoc make_disp(Program *p, const LitLoc *l, Err *err) {
   case LOC_SYMREG:
     perr(err, l->pos, "symbolic registers are not supported");
   }
+  d.namelen = strlen(d.name);
   return d;
 }
 

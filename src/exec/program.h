@@ -27,6 +27,7 @@ typedef struct DispLoc {
   int64_t index;       /* DL_CELL */
   LocType type;
   const char *name;    /* spelling in states: "1:r3", "[x]", "t[1]" */
+  size_t namelen;      /* strlen(name): state lines are printed by the 100000 */
 } DispLoc;
 
 typedef struct Program {

@@ -4,6 +4,7 @@
 #include "herd.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,12 +106,12 @@ void herd_state(const Program *p, const Val *st, bool hexa, StrBuf *out) {
     /* the common line, printed by the hundred thousand: integers only,
      * written in place after one reservation */
     size_t cap = 0;
-    for (int k = 0; k < p->ndisp; k++) cap += strlen(p->disp[k].name) + 3 + 24;
+    for (int k = 0; k < p->ndisp; k++) cap += p->disp[k].namelen + 3 + 24;
     sb_reserve(out, cap);
     char *w = out->s + out->len;
     for (int k = 0; k < p->ndisp; k++) {
       if (k) *w++ = ' ';
-      size_t n = strlen(p->disp[k].name);
+      size_t n = p->disp[k].namelen;
       memcpy(w, p->disp[k].name, n);
       w += n;
       *w++ = '=';
@@ -140,19 +141,82 @@ static void herd_flush(const HerdPrintOpts *opt, StrBuf *out, size_t keep) {
   sb_clear(out);
 }
 
+/* State lines from..to-1 of o, each with its newline. */
+static void format_states(const Program *p, const Outcome *o, bool hexa, int from, int to,
+                          StrBuf *out) {
+  Val *st = xmalloc(sizeof(Val) * (size_t)(p->ndisp + 1));
+  for (int i = from; i < to; i++) {
+    outcome_state(o, i, st);
+    herd_state(p, st, hexa, out);
+    sb_putc(out, '\n');
+  }
+  free(st);
+}
+
+typedef struct StateChunk {
+  const Program *p;
+  const Outcome *o;
+  bool hexa;
+  int from, to;
+  StrBuf text;
+} StateChunk;
+
+static void *format_chunk(void *arg) {
+  StateChunk *c = arg;
+  format_states(c->p, c->o, c->hexa, c->from, c->to, &c->text);
+  return NULL;
+}
+
+/* States per chunk: about a megabyte of text on the large tests. */
+enum { CHUNK_STATES = 8192 };
+
+/* The state lines.  Formatting 100000 lines is most of what is left once
+ * the search has run on every core, so with opt->jobs > 1 they are
+ * formatted on that many threads, a chunk each per round (at most `jobs`
+ * chunks of text exist at once), and appended in order. */
+static void state_lines(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
+                        StrBuf *out) {
+  int jobs = opt->jobs < 64 ? opt->jobs : 64;
+  for (int at = 0; at < o->nstates;) {
+    if (jobs < 2 || o->nstates - at < 2 * CHUNK_STATES) {
+      int to = o->nstates - at < CHUNK_STATES ? o->nstates : at + CHUNK_STATES;
+      format_states(p, o, opt->hexa, at, to, out);
+      herd_flush(opt, out, (size_t)1 << 20);
+      at = to;
+      continue;
+    }
+    StateChunk c[64];
+    pthread_t tid[64];
+    bool threaded[64] = {false};
+    int n = 0;
+    for (; n < jobs && o->nstates - at >= CHUNK_STATES; n++) {
+      c[n] = (StateChunk){p, o, opt->hexa, at, at + CHUNK_STATES, {0}};
+      sb_init(&c[n].text);
+      at += CHUNK_STATES;
+    }
+    for (int i = 1; i < n; i++)
+      threaded[i] = pthread_create(&tid[i], NULL, format_chunk, &c[i]) == 0;
+    for (int i = 0; i < n; i++)
+      if (!threaded[i]) format_chunk(&c[i]);
+    for (int i = 0; i < n; i++) {
+      if (threaded[i]) pthread_join(tid[i], NULL);
+      if (opt->stream) {
+        herd_flush(opt, out, 0);
+        fwrite(c[i].text.s, 1, c[i].text.len, opt->stream);
+      } else {
+        sb_putn(out, c[i].text.s, c[i].text.len);
+      }
+      sb_free(&c[i].text);
+    }
+  }
+}
+
 void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
                 StrBuf *out) {
   const Test *t = p->test;
   sb_printf(out, "Test %s %s\n", t->name, herd_kind(p));
   sb_printf(out, "States %d\n", o->nstates);
-  Val *st = xmalloc(sizeof(Val) * (size_t)(p->ndisp + 1));
-  for (int i = 0; i < o->nstates; i++) {
-    outcome_state(o, i, st);
-    herd_state(p, st, opt->hexa, out);
-    sb_putc(out, '\n');
-    herd_flush(opt, out, (size_t)1 << 20);
-  }
-  free(st);
+  state_lines(p, o, opt, out);
   sb_printf(out, "%s%s\n", o->loop ? "Loop " : "", herd_result(p, o));
   uint64_t P, N;
   herd_witnesses(p, o, &P, &N);
