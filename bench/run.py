@@ -2,7 +2,7 @@
 """corral's benchmarks: `make bench` runs this.
 
 For each generated scaling test (bench/gen.py) it prints the median wall
-time of 5 runs with -j 1 and with -j 2, the candidates given to the model
+time of 5 runs with -j 1 and with -j 2 (alternating, corral alone), the candidates given to the model
 (rf and final-write choices), the coherence candidates visited (leaves of
 the with-search) and probes, the executions the model accepted (Positive +
 Negative), the time per execution, and the peak memory.  herd7 7.58's times
@@ -34,15 +34,17 @@ HERD = {"IRIW-2": 0.04, "IRIW-3": 0.30, "IRIW-4": 6.4,
 BUDGET = 30.0  # seconds: larger sizes of a family are skipped past this
 
 
-def run_once(binary, args, path, jobs):
+def run_once(binary, args, path, jobs, wrap):
+    """One run of corral. With wrap, under GNU time for the peak memory and
+    CPU of corral itself (a forked driver's rusage would count the driver's
+    pages too); without, for the wall time of corral alone, as GNU time's own
+    exec costs a few ms, which matters for a 20 ms test's -j2 ratio."""
     env = dict(os.environ, CORRAL_STATS="1")
     out_f, err_f = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
-    t0 = time.perf_counter()
     argv = [binary, "-j", str(jobs)] + args + ["-candidates", "true", path]
-    # GNU time reports the peak memory of corral itself (a forked driver's
-    # rusage would count the driver's pages too)
-    if os.access("/usr/bin/time", os.X_OK):
+    if wrap and os.access("/usr/bin/time", os.X_OK):
         argv = ["/usr/bin/time", "-f", "@@maxrss %M cpu %U %S"] + argv
+    t0 = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=out_f, stderr=err_f, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
     dt = time.perf_counter() - t0
@@ -69,19 +71,30 @@ def run_once(binary, args, path, jobs):
     return info, None
 
 
-def measure(binary, args, path, jobs, reps=5):
-    times, last = [], None
-    for _ in range(reps):
-        info, err = run_once(binary, args, path, jobs)
+def measure(binary, args, path, reps=5):
+    """-j1 and -j2: one wrapped run each for memory and CPU, then timed runs
+    alternating -j1 and -j2 so that a noisy spell of the machine falls on
+    both; the median of reps each (the wrapped run itself when a run takes
+    over 3 s, where GNU time's ms are noise)."""
+    res = {}
+    for jobs in (1, 2):
+        info, err = run_once(binary, args, path, jobs, True)
         if err:
-            return None, err
-        times.append(info["time"])
-        last = info
-        if info["time"] > 3:  # long runs: fewer repetitions
-            break
-    last["median"] = statistics.median(times)
-    last["reps"] = len(times)
-    return last, None
+            return None, None, err
+        info["times"] = []
+        res[jobs] = info
+    slow = max(res[1]["time"], res[2]["time"]) > 3
+    for _ in range(0 if slow else reps):
+        for jobs in (1, 2):
+            info, err = run_once(binary, args, path, jobs, False)
+            if err:
+                return None, None, err
+            res[jobs]["times"].append(info["time"])
+    for info in res.values():
+        info["times"] = info["times"] or [info["time"]]
+        info["median"] = statistics.median(info["times"])
+        info["reps"] = len(info["times"])
+    return res[1], res[2], None
 
 
 def fmt(x, width, spec="d"):
@@ -107,11 +120,10 @@ def expected(one, two):
 
 
 def bench(binary, name, args, path):
-    one, err = measure(binary, args, path, 1)
+    one, two, err = measure(binary, args, path)
     if err:
         print(f"{name:14} error: {err}")
         return None
-    two, err = measure(binary, args, path, 2)
     t1, t2 = one["median"], two["median"] if two else None
     per = 1e6 * t1 / one["execs"] if one["execs"] else None
     speed = t1 / t2 if t2 else None
@@ -245,8 +257,8 @@ def campaigns(binary, reps=5):
 
 def legend():
     print("""
-Columns: -j1/-j2 ms = median wall time of n runs (5, or 1 when a run takes
-over 3 s); x = -j1/-j2 wall; cand = candidates given to the model; co seen =
+Columns: -j1/-j2 ms = median wall time of n runs of corral alone, -j1 and
+-j2 alternating (5, or 1 under GNU time when a run takes over 3 s); x = -j1/-j2 wall; cand = candidates given to the model; co seen =
 coherence candidates visited; execs = Positive+Negative; us/exec = -j1 time
 per execution; MB = peak RSS at -j1; cpu1/cpu2 = user+sys CPU seconds at
 -j1/-j2 (equal = no extra work); bal = max/mean worker busy CPU at -j2;

@@ -677,6 +677,7 @@ static void worker_items_run(Engine *g) {
 
 static void *worker_thread(void *arg) {
   Engine *g = arg;
+  cpuplan_release(g->sh->cpus);
   ErrJmp j;
   err_push(&g->werr, &j);
   if (setjmp(j.jb) == 0) {
@@ -719,16 +720,24 @@ static void run_structure(Engine *w, int nworkers, Shared *sh) {
     return;
   }
   pthread_t tid[64];
+  bool started[64] = {false};
   int n = MIN(nworkers, 64);
+  CpuPlan plan; /* each worker on a CPU of its own from the start */
+  cpuplan_init(&plan);
+  sh->cpus = &plan;
   /* worker stacks: as large as a main thread's, whatever the default */
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, WORKER_STACK);
-  for (int i = 1; i < n; i++) pthread_create(&tid[i], &attr, worker_thread, &w[i]);
-  pthread_attr_destroy(&attr);
+  for (int i = 1; i < n; i++)
+    started[i] = cpuplan_spawn(&plan, i, WORKER_STACK, &tid[i], worker_thread, &w[i]);
   worker_begin(&w[0]);
   worker_items(&w[0]);
-  for (int i = 1; i < n; i++) pthread_join(tid[i], NULL);
+  for (int i = 1; i < n; i++) {
+    if (started[i]) {
+      pthread_join(tid[i], NULL);
+    } else {
+      worker_thread(&w[i]); /* no thread: whatever work is left, here */
+    }
+  }
+  sh->cpus = NULL;
   for (int i = 1; i < n; i++)
     if (w[i].failed) {
       /* report the worker's error as the test's */
@@ -872,10 +881,12 @@ typedef struct SortJob {
   const StateSet *set;
   int *slots;
   int n;
+  const CpuPlan *cpus; /* where it was started, if on a thread */
 } SortJob;
 
 static void *sort_job(void *arg) {
   SortJob *j = arg;
+  if (j->cpus) cpuplan_release(j->cpus);
   j->slots = xmalloc(sizeof(int) * (size_t)(j->set->count + 1));
   j->n = 0;
   for (int i = 0; i < j->set->count; i++) j->slots[j->n++] = i;
@@ -894,13 +905,17 @@ static void collect_states(Engine *w, int n, Program *p, Outcome *out) {
   for (int i = 0; i < n; i++) {
     out->sets[i] = w[i].set;
     stateset_init(&w[i].set, p->ndisp);
-    jobs[i] = (SortJob){p, &out->sets[i], NULL, 0};
+    jobs[i] = (SortJob){p, &out->sets[i], NULL, 0, NULL};
     total += out->sets[i].count;
   }
   pthread_t tid[64];
   bool threaded[64] = {false};
-  for (int i = 1; i < n && total > 4096; i++)
-    threaded[i] = pthread_create(&tid[i], NULL, sort_job, &jobs[i]) == 0;
+  CpuPlan plan;
+  cpuplan_init(&plan);
+  for (int i = 1; i < n && total > 4096; i++) {
+    jobs[i].cpus = &plan;
+    threaded[i] = cpuplan_spawn(&plan, i, 0, &tid[i], sort_job, &jobs[i]);
+  }
   for (int i = 0; i < n; i++)
     if (!threaded[i]) sort_job(&jobs[i]);
   for (int i = 1; i < n; i++)

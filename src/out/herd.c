@@ -10,6 +10,7 @@
 
 #include "cond.h"
 #include "hash.h"
+#include "util/spawn.h"
 
 /* Decimal without printf, at the end of buf[24]: state lines are printed
  * by the hundred thousand.  Returns where the digits start. */
@@ -159,10 +160,12 @@ typedef struct StateChunk {
   bool hexa;
   int from, to;
   StrBuf text;
+  const CpuPlan *cpus; /* where it was started */
 } StateChunk;
 
 static void *format_chunk(void *arg) {
   StateChunk *c = arg;
+  if (c->cpus) cpuplan_release(c->cpus);
   format_states(c->p, c->o, c->hexa, c->from, c->to, &c->text);
   return NULL;
 }
@@ -188,14 +191,16 @@ static void state_lines(const Program *p, const Outcome *o, const HerdPrintOpts 
     StateChunk c[64];
     pthread_t tid[64];
     bool threaded[64] = {false};
+    CpuPlan plan;
+    cpuplan_init(&plan);
     int n = 0;
     for (; n < jobs && o->nstates - at >= CHUNK_STATES; n++) {
-      c[n] = (StateChunk){p, o, opt->hexa, at, at + CHUNK_STATES, {0}};
+      c[n] = (StateChunk){p, o, opt->hexa, at, at + CHUNK_STATES, {0}, n ? &plan : NULL};
       sb_init(&c[n].text);
       at += CHUNK_STATES;
     }
     for (int i = 1; i < n; i++)
-      threaded[i] = pthread_create(&tid[i], NULL, format_chunk, &c[i]) == 0;
+      threaded[i] = cpuplan_spawn(&plan, i, 0, &tid[i], format_chunk, &c[i]);
     for (int i = 0; i < n; i++)
       if (!threaded[i]) format_chunk(&c[i]);
     for (int i = 0; i < n; i++) {

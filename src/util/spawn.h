@@ -1,0 +1,37 @@
+/*
+ * spawn.h — starting helper threads on other CPUs.
+ *
+ * Linux starts a new thread on its creator's CPU and the load balancer
+ * moves it to an idle CPU only some milliseconds later (longer in a VM,
+ * whose idle vCPU sleeps): a 20 ms search split over two threads would run
+ * on one CPU for most of its life.  So helper i is started on the i-th
+ * allowed CPU after the creator's, and widens its own mask back to all the
+ * allowed CPUs as soon as it runs: placed, not pinned.
+ */
+#ifndef CORRAL_SPAWN_H
+#define CORRAL_SPAWN_H
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct CpuPlan {
+  cpu_set_t cpus; /* the CPUs the process may use */
+  int ncpu;       /* how many; placement only when above 1 */
+  int here;       /* the creator's CPU when the plan was made, or -1 */
+} CpuPlan;
+
+/* Take the allowed CPUs and the calling thread's CPU. */
+void cpuplan_init(CpuPlan *pl);
+
+/* Start fn(arg) as helper i (1, 2, ...) on its CPU, with a stack of
+ * stack bytes (0: the default).  False when no thread could be started
+ * (the caller then runs fn itself). */
+bool cpuplan_spawn(const CpuPlan *pl, int i, size_t stack, pthread_t *tid,
+                   void *(*fn)(void *), void *arg);
+
+/* First thing a placed helper does: give the scheduler all CPUs back. */
+void cpuplan_release(const CpuPlan *pl);
+
+#endif
