@@ -258,9 +258,10 @@ def campaigns(binary, reps=5):
 def legend():
     print("""
 Columns: -j1/-j2 ms = median wall time of n runs of corral alone, -j1 and
--j2 alternating (5, or 1 under GNU time when a run takes over 3 s); x = -j1/-j2 wall; cand = candidates given to the model; co seen =
-coherence candidates visited; execs = Positive+Negative; us/exec = -j1 time
-per execution; MB = peak RSS at -j1; cpu1/cpu2 = user+sys CPU seconds at
+-j2 alternating (5, or 1 under GNU time when a run takes over 3 s);
+x = -j1/-j2 wall; cand = candidates given to the model; co seen = coherence
+candidates visited; execs = Positive+Negative; us/exec = -j1 time per
+execution; MB = peak RSS at -j1; cpu1/cpu2 = user+sys CPU seconds at
 -j1/-j2 (equal = no extra work); bal = max/mean worker busy CPU at -j2;
 exp x = 2-core speedup the CPU figures predict, cpu1 / (serial + slowest
 worker), for a loaded machine where wall times mean little.""")
