@@ -2,13 +2,14 @@
 """corral's benchmarks: `make bench` runs this.
 
 For each generated scaling test (bench/gen.py) it prints the median wall
-time of 5 runs with -j 1 and with -j 2 (alternating, corral alone), the candidates given to the model
-(rf and final-write choices), the coherence candidates visited (leaves of
-the with-search) and probes, the executions the model accepted (Positive +
-Negative), the time per execution, and the peak memory.  herd7 7.58's times
-on this machine class, where known, are shown for comparison.  Finally,
-when ../shared is present, the total time on the public corpus, run once
-per test (conform) and as campaigns (one corral process per option set).
+time of 5 runs of corral alone with -j 1 and with -j 2, alternating, the
+candidates given to the model (rf and final-write choices), the coherence
+candidates visited (leaves of the with-search) and probes, the executions
+the model accepted (Positive + Negative), the time per execution, and the
+peak memory.  herd7 7.58's times on this machine class, where known, are
+shown for comparison.  Finally, when ../shared is present, the total time
+on the public corpus, run once per test (conform) and as campaigns (one
+corral process per option set).
 
   bench/run.py ./corral [--quick]
 """
@@ -111,7 +112,7 @@ def header(title):
 def expected(one, two):
     """2-core speedup the CPU figures predict: T1 / (serial + slowest worker),
     serial = the -j 2 process's CPU time not spent in any worker's items."""
-    if not one.get("cpu") or not two or not two.get("cpu") or not two.get("busy"):
+    if not one.get("cpu") or not two.get("cpu") or not two.get("busy"):
         return None, None
     busy = two["busy"]
     serial = max(two["cpu"] - sum(busy), 0.0)
@@ -124,17 +125,16 @@ def bench(binary, name, args, path):
     if err:
         print(f"{name:14} error: {err}")
         return None
-    t1, t2 = one["median"], two["median"] if two else None
+    t1, t2 = one["median"], two["median"]
     per = 1e6 * t1 / one["execs"] if one["execs"] else None
-    speed = t1 / t2 if t2 else None
+    speed = t1 / t2 if t2 > 0 else None
     herd = HERD.get(name)
     bal, exp = expected(one, two)
-    print(f"{name:14} {1000 * t1:10.1f} {one['reps']:2d} {fmt(1000 * t2 if t2 else None, 10, '.1f')} "
-          f"{fmt(two['reps'] if two else None, 2)} "
+    print(f"{name:14} {1000 * t1:10.1f} {one['reps']:2d} {1000 * t2:10.1f} {two['reps']:2d} "
           f"{fmt(speed, 5, '.2f')} {fmt(one['cand'], 8)} {fmt(one['forks'], 9)} "
           f"{fmt(one['probes'], 9)} {fmt(one['execs'], 9)} {fmt(per, 8, '.2f')} "
           f"{one['rss_mb']:6.1f} {fmt(herd, 8, '.2f')} {fmt(one.get('cpu'), 8, '.2f')} "
-          f"{fmt(two.get('cpu') if two else None, 8, '.2f')} {fmt(bal, 5, '.2f')} {fmt(exp, 5, '.2f')}")
+          f"{fmt(two.get('cpu'), 8, '.2f')} {fmt(bal, 5, '.2f')} {fmt(exp, 5, '.2f')}")
     return t1
 
 

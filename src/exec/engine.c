@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "engine_int.h"
+#include "util/spawn.h"
 
 /* ------------------------------------------------------ predefined names */
 
@@ -677,7 +678,6 @@ static void worker_items_run(Engine *g) {
 
 static void *worker_thread(void *arg) {
   Engine *g = arg;
-  cpuplan_release(g->sh->cpus);
   ErrJmp j;
   err_push(&g->werr, &j);
   if (setjmp(j.jb) == 0) {
@@ -724,7 +724,6 @@ static void run_structure(Engine *w, int nworkers, Shared *sh) {
   int n = MIN(nworkers, 64);
   CpuPlan plan; /* each worker on a CPU of its own from the start */
   cpuplan_init(&plan);
-  sh->cpus = &plan;
   /* worker stacks: as large as a main thread's, whatever the default */
   for (int i = 1; i < n; i++)
     started[i] = cpuplan_spawn(&plan, i, WORKER_STACK, &tid[i], worker_thread, &w[i]);
@@ -737,7 +736,6 @@ static void run_structure(Engine *w, int nworkers, Shared *sh) {
       worker_thread(&w[i]); /* no thread: whatever work is left, here */
     }
   }
-  sh->cpus = NULL;
   for (int i = 1; i < n; i++)
     if (w[i].failed) {
       /* report the worker's error as the test's */
@@ -881,12 +879,10 @@ typedef struct SortJob {
   const StateSet *set;
   int *slots;
   int n;
-  const CpuPlan *cpus; /* where it was started, if on a thread */
 } SortJob;
 
 static void *sort_job(void *arg) {
   SortJob *j = arg;
-  if (j->cpus) cpuplan_release(j->cpus);
   j->slots = xmalloc(sizeof(int) * (size_t)(j->set->count + 1));
   j->n = 0;
   for (int i = 0; i < j->set->count; i++) j->slots[j->n++] = i;
@@ -905,21 +901,14 @@ static void collect_states(Engine *w, int n, Program *p, Outcome *out) {
   for (int i = 0; i < n; i++) {
     out->sets[i] = w[i].set;
     stateset_init(&w[i].set, p->ndisp);
-    jobs[i] = (SortJob){p, &out->sets[i], NULL, 0, NULL};
+    jobs[i] = (SortJob){p, &out->sets[i], NULL, 0};
     total += out->sets[i].count;
   }
-  pthread_t tid[64];
-  bool threaded[64] = {false};
-  CpuPlan plan;
-  cpuplan_init(&plan);
-  for (int i = 1; i < n && total > 4096; i++) {
-    jobs[i].cpus = &plan;
-    threaded[i] = cpuplan_spawn(&plan, i, 0, &tid[i], sort_job, &jobs[i]);
+  if (total > 4096) {
+    spawn_each(n, sort_job, jobs, sizeof *jobs);
+  } else {
+    for (int i = 0; i < n; i++) sort_job(&jobs[i]);
   }
-  for (int i = 0; i < n; i++)
-    if (!threaded[i]) sort_job(&jobs[i]);
-  for (int i = 1; i < n; i++)
-    if (threaded[i]) pthread_join(tid[i], NULL);
   out->order_set = xmalloc(sizeof(int) * (size_t)(total + 1));
   out->order_slot = xmalloc(sizeof(int) * (size_t)(total + 1));
   int *at = xcalloc((size_t)n + 1, sizeof(int));

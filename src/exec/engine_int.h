@@ -10,7 +10,6 @@
 #include "engine.h"
 #include "es.h"
 #include "stateset.h"
-#include "util/spawn.h"
 
 enum { PD_SLOTS = 64 + TAG_MAX }; /* cache slots: kinds, then tag sets */
 
@@ -41,7 +40,6 @@ typedef struct Shared {
    * parallel threads of a campaign each have their own budget). */
   clockid_t cpu_clock;
   double cpu_start;
-  const CpuPlan *cpus;     /* where run_structure placed the workers */
 } Shared;
 
 typedef struct Engine {

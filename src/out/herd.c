@@ -4,7 +4,6 @@
 #include "herd.h"
 
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,12 +159,10 @@ typedef struct StateChunk {
   bool hexa;
   int from, to;
   StrBuf text;
-  const CpuPlan *cpus; /* where it was started */
 } StateChunk;
 
 static void *format_chunk(void *arg) {
   StateChunk *c = arg;
-  if (c->cpus) cpuplan_release(c->cpus);
   format_states(c->p, c->o, c->hexa, c->from, c->to, &c->text);
   return NULL;
 }
@@ -182,29 +179,21 @@ static void state_lines(const Program *p, const Outcome *o, const HerdPrintOpts 
   int jobs = opt->jobs < 64 ? opt->jobs : 64;
   for (int at = 0; at < o->nstates;) {
     if (jobs < 2 || o->nstates - at < 2 * CHUNK_STATES) {
-      int to = o->nstates - at < CHUNK_STATES ? o->nstates : at + CHUNK_STATES;
+      int to = MIN(o->nstates, at + CHUNK_STATES);
       format_states(p, o, opt->hexa, at, to, out);
       herd_flush(opt, out, (size_t)1 << 20);
       at = to;
       continue;
     }
     StateChunk c[64];
-    pthread_t tid[64];
-    bool threaded[64] = {false};
-    CpuPlan plan;
-    cpuplan_init(&plan);
     int n = 0;
     for (; n < jobs && o->nstates - at >= CHUNK_STATES; n++) {
-      c[n] = (StateChunk){p, o, opt->hexa, at, at + CHUNK_STATES, {0}, n ? &plan : NULL};
+      c[n] = (StateChunk){p, o, opt->hexa, at, at + CHUNK_STATES, {0}};
       sb_init(&c[n].text);
       at += CHUNK_STATES;
     }
-    for (int i = 1; i < n; i++)
-      threaded[i] = cpuplan_spawn(&plan, i, 0, &tid[i], format_chunk, &c[i]);
-    for (int i = 0; i < n; i++)
-      if (!threaded[i]) format_chunk(&c[i]);
+    spawn_each(n, format_chunk, c, sizeof *c);
     for (int i = 0; i < n; i++) {
-      if (threaded[i]) pthread_join(tid[i], NULL);
       if (opt->stream) {
         herd_flush(opt, out, 0);
         fwrite(c[i].text.s, 1, c[i].text.len, opt->stream);

@@ -3,7 +3,10 @@
  */
 #include "spawn.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "util.h"
 
 void cpuplan_init(CpuPlan *pl) {
   memset(pl, 0, sizeof *pl);
@@ -13,27 +16,40 @@ void cpuplan_init(CpuPlan *pl) {
   pl->here = sched_getcpu();
 }
 
-/* The i-th allowed CPU after the creator's, cyclically. */
-static int cpu_for(const CpuPlan *pl, int i) {
+bool cpuplan_start_mask(const CpuPlan *pl, int i, cpu_set_t *one) {
+  if (pl->ncpu < 2 || pl->here < 0 || pl->here >= CPU_SETSIZE || !CPU_ISSET(pl->here, &pl->cpus))
+    return false;
   int c = pl->here;
   for (int k = i % pl->ncpu; k > 0;) {
     c = (c + 1) % CPU_SETSIZE;
     if (CPU_ISSET(c, &pl->cpus)) k--;
   }
-  return c;
+  CPU_ZERO(one);
+  CPU_SET(c, one);
+  return true;
 }
 
-/* One try: placed on cpu unless it is negative. */
-static bool start(int cpu, size_t stack, pthread_t *tid, void *(*fn)(void *), void *arg) {
+/* What a placed helper needs before it runs: the mask to widen to. */
+typedef struct Start {
+  cpu_set_t cpus;
+  void *(*fn)(void *);
+  void *arg;
+} Start;
+
+static void *placed_start(void *arg) {
+  Start s = *(Start *)arg;
+  free(arg);
+  pthread_setaffinity_np(pthread_self(), sizeof s.cpus, &s.cpus);
+  return s.fn(s.arg);
+}
+
+/* One try: with the start mask one unless it is NULL. */
+static bool start(const cpu_set_t *one, size_t stack, pthread_t *tid, void *(*fn)(void *),
+                  void *arg) {
   pthread_attr_t attr;
   if (pthread_attr_init(&attr) != 0) return false;
   bool ok = stack == 0 || pthread_attr_setstacksize(&attr, stack) == 0;
-  if (ok && cpu >= 0) {
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    ok = pthread_attr_setaffinity_np(&attr, sizeof one, &one) == 0;
-  }
+  if (ok && one) ok = pthread_attr_setaffinity_np(&attr, sizeof *one, one) == 0;
   ok = ok && pthread_create(tid, &attr, fn, arg) == 0;
   pthread_attr_destroy(&attr);
   return ok;
@@ -41,10 +57,27 @@ static bool start(int cpu, size_t stack, pthread_t *tid, void *(*fn)(void *), vo
 
 bool cpuplan_spawn(const CpuPlan *pl, int i, size_t stack, pthread_t *tid,
                    void *(*fn)(void *), void *arg) {
-  bool place = pl->ncpu > 1 && pl->here >= 0 && CPU_ISSET(pl->here, &pl->cpus);
-  return (place && start(cpu_for(pl, i), stack, tid, fn, arg)) || start(-1, stack, tid, fn, arg);
+  cpu_set_t one;
+  if (cpuplan_start_mask(pl, i, &one)) {
+    Start *s = xmalloc(sizeof *s);
+    *s = (Start){pl->cpus, fn, arg};
+    if (start(&one, stack, tid, placed_start, s)) return true;
+    free(s);
+  }
+  return start(NULL, stack, tid, fn, arg);
 }
 
-void cpuplan_release(const CpuPlan *pl) {
-  if (pl->ncpu > 1) pthread_setaffinity_np(pthread_self(), sizeof pl->cpus, &pl->cpus);
+void spawn_each(int n, void *(*fn)(void *), void *base, size_t size) {
+  pthread_t *tid = xcalloc((size_t)n + 1, sizeof *tid);
+  bool *started = xcalloc((size_t)n + 1, sizeof *started);
+  CpuPlan plan;
+  cpuplan_init(&plan);
+  for (int i = 1; i < n; i++)
+    started[i] = cpuplan_spawn(&plan, i, 0, &tid[i], fn, (char *)base + (size_t)i * size);
+  for (int i = 0; i < n; i++)
+    if (!started[i]) fn((char *)base + (size_t)i * size);
+  for (int i = 1; i < n; i++)
+    if (started[i]) pthread_join(tid[i], NULL);
+  free(tid);
+  free(started);
 }

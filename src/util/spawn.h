@@ -5,8 +5,8 @@
  * moves it to an idle CPU only some milliseconds later (longer in a VM,
  * whose idle vCPU sleeps): a 20 ms search split over two threads would run
  * on one CPU for most of its life.  So helper i is started on the i-th
- * allowed CPU after the creator's, and widens its own mask back to all the
- * allowed CPUs as soon as it runs: placed, not pinned.
+ * allowed CPU after the creator's, and its mask is widened back to all the
+ * allowed CPUs before its function runs: placed, not pinned.
  */
 #ifndef CORRAL_SPAWN_H
 #define CORRAL_SPAWN_H
@@ -25,13 +25,20 @@ typedef struct CpuPlan {
 /* Take the allowed CPUs and the calling thread's CPU. */
 void cpuplan_init(CpuPlan *pl);
 
-/* Start fn(arg) as helper i (1, 2, ...) on its CPU, with a stack of
- * stack bytes (0: the default).  False when no thread could be started
- * (the caller then runs fn itself). */
+/* The mask helper i (1, 2, ...) starts with: the i-th allowed CPU after
+ * the creator's, cyclically.  False when there is no choice to make (one
+ * CPU, or the creator's CPU unknown). */
+bool cpuplan_start_mask(const CpuPlan *pl, int i, cpu_set_t *one);
+
+/* Start fn(arg) as helper i, placed as above, with a stack of stack
+ * bytes (0: the default).  False when no thread could be started (the
+ * caller then runs fn itself). */
 bool cpuplan_spawn(const CpuPlan *pl, int i, size_t stack, pthread_t *tid,
                    void *(*fn)(void *), void *arg);
 
-/* First thing a placed helper does: give the scheduler all CPUs back. */
-void cpuplan_release(const CpuPlan *pl);
+/* fn on each of n records of size bytes from base: the first on the
+ * calling thread, each other one on a helper (or here, when no thread can
+ * start).  Returns when all are done. */
+void spawn_each(int n, void *(*fn)(void *), void *base, size_t size);
 
 #endif

@@ -1,7 +1,8 @@
 /*
- * test_spawn.c — helper threads started on another CPU: the helper runs,
- * starts on a single CPU other than its creator's when the process has
- * several, and has every allowed CPU back after cpuplan_release.
+ * test_spawn.c — helper threads started on another CPU: helper i starts
+ * on a single CPU other than its creator's when the process has several
+ * (the creator's only when i wraps round), its function runs with every
+ * allowed CPU back, and spawn_each runs each record exactly once.
  */
 #include <stdbool.h>
 
@@ -9,17 +10,14 @@
 #include "util/spawn.h"
 
 typedef struct Probe {
-  const CpuPlan *plan;
-  cpu_set_t before, after;
-  bool ran;
+  cpu_set_t mask;
+  int runs;
 } Probe;
 
 static void *probe(void *arg) {
   Probe *pr = arg;
-  sched_getaffinity(0, sizeof pr->before, &pr->before);
-  cpuplan_release(pr->plan);
-  sched_getaffinity(0, sizeof pr->after, &pr->after);
-  pr->ran = true;
+  sched_getaffinity(0, sizeof pr->mask, &pr->mask);
+  pr->runs++;
   return NULL;
 }
 
@@ -28,18 +26,27 @@ int main(void) {
   cpuplan_init(&plan);
   CHECK(plan.ncpu >= 1);
   for (int i = 1; i <= 3; i++) {
-    Probe pr = {&plan, {{0}}, {{0}}, false};
+    cpu_set_t one;
+    bool placed = cpuplan_start_mask(&plan, i, &one);
+    CHECK(placed == (plan.ncpu > 1 && plan.here >= 0));
+    if (placed) {
+      CHECK_INT(CPU_COUNT(&one), 1);
+      CHECK(CPU_ISSET(plan.here, &one) == (i % plan.ncpu == 0));
+      CPU_AND(&one, &one, &plan.cpus);
+      CHECK_INT(CPU_COUNT(&one), 1); /* an allowed CPU */
+    }
+    Probe pr = {{{0}}, 0};
     pthread_t tid;
     CHECK(cpuplan_spawn(&plan, i, 1 << 20, &tid, probe, &pr));
     pthread_join(tid, NULL);
-    CHECK(pr.ran);
-    if (plan.ncpu > 1 && plan.here >= 0) {
-      CHECK_INT(CPU_COUNT(&pr.before), 1);
-      /* the i-th CPU after the creator's: not the creator's unless i
-       * wraps round to it */
-      CHECK(CPU_ISSET(plan.here, &pr.before) == (i % plan.ncpu == 0));
-    }
-    CHECK(CPU_EQUAL(&pr.after, &plan.cpus));
+    CHECK_INT(pr.runs, 1);
+    CHECK(CPU_EQUAL(&pr.mask, &plan.cpus));
+  }
+  Probe each[5] = {0};
+  spawn_each(5, probe, each, sizeof each[0]);
+  for (int i = 0; i < 5; i++) {
+    CHECK_INT(each[i].runs, 1);
+    if (i > 0) CHECK(CPU_EQUAL(&each[i].mask, &plan.cpus));
   }
   return check_report("test_spawn");
 }
