@@ -11,6 +11,12 @@
 
 #include "corral.h"
 
+/* ------------------------------------------------------------- heap.c */
+
+/* Before anything else in main: the heap on huge pages where the system
+ * allows it (see heap.c for why). */
+void heap_prepare(void);
+
 /* ------------------------------------------------------------ files.c */
 
 typedef struct Files {

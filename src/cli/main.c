@@ -234,6 +234,7 @@ static bool is_subcommand(const char *s) {
 }
 
 int main(int argc, char **argv) {
+  heap_prepare();
   int sub = first_operand(argc, argv);
   if (sub > 1 && sub < argc && is_subcommand(argv[sub])) {
     const char *s = argv[sub];
