@@ -10,7 +10,6 @@
  * WINDOW tests ahead of the first one not yet handed on, which bounds
  * that memory when one test is much slower than the others.
  */
-#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,15 +134,6 @@ int campaign_run(const corral_options *o, const Files *f, int workers, bool prog
   c.done = calloc((size_t)f->n + 1, sizeof(bool));
   if (!c.res || !c.done) abort();
   if (workers > f->n) workers = f->n;
-  /* glibc gives the free top of a malloc arena back to the kernel as soon
-   * as it passes 128 KiB (brk for the main arena, madvise for a thread's
-   * own): with a test's memory freed at its end, the next test faulted
-   * the same pages in again, and the page faults of the threads of one
-   * process contend on its memory map lock (-j 2 had 4 to 8 times the
-   * faults of -j 1 and 3 to 5 times its system time).  Keeping up to
-   * 64 MiB per arena stops the churn.  The CLI owns the process, so this
-   * process-wide setting is made here, not in libcorral. */
-  if (f->n > 1) mallopt(M_TRIM_THRESHOLD, 64 << 20);
   pthread_t *tid = calloc((size_t)workers + 1, sizeof(pthread_t));
   if (!tid) abort();
   c.t0 = wall_now();

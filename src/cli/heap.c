@@ -9,12 +9,19 @@
  * page costs about 0.2 ms to fault in, then nothing.
  *
  * How: glibc grows its main heap with brk.  We make it grow in large
- * steps (M_TOP_PAD) and keep large blocks on it (M_MMAP_THRESHOLD) and
- * not give memory back (M_TRIM_THRESHOLD: the process is short-lived);
- * skip the heap to the next 2 MiB boundary with one allocation that is
+ * steps (M_TOP_PAD) and keep large blocks on it (M_MMAP_THRESHOLD); skip
+ * the heap to the next 2 MiB boundary with one allocation that is
  * never written (address space, not memory); and mark what lies beyond
  * MADV_HUGEPAGE before anything writes there: a 2 MiB range that already
  * has a page table never gets a huge page.
+ *
+ * glibc also gives the free top of an arena back to the kernel as soon
+ * as it passes 128 KiB (brk for the main arena, madvise for a thread's
+ * own).  A campaign frees each test's memory at its end, and the next
+ * test faulted the same pages in again; the faults of one process's
+ * threads contend on its memory map lock (-j 2 had 4 to 8 times the
+ * faults of -j 1 and 3 to 5 times its system time).  Keeping up to
+ * 64 MiB per arena (M_TRIM_THRESHOLD) stops the churn.
  *
  * Everything here is a hint.  Where a step does not apply (another libc,
  * huge pages disabled, a sanitizer's allocator) the heap stays as it was
@@ -39,7 +46,7 @@ enum { HUGE = 2 << 20, GROWTH = 16 << 20 };
 static void *volatile heap_skip;
 
 void heap_prepare(void) {
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
   mallopt(M_TOP_PAD, GROWTH);
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   /* a small block comes from the top of the heap: where the next ones go */
