@@ -26,7 +26,21 @@ typedef struct CTok {
   int64_t num;
   size_t off, end;     /* offsets in the text */
   SrcPos pos;
+  int binop;           /* CT_PUNCT: its index in binops[], or -1 */
 } CTok;
+
+/* Binary operators by precedence level, loosest first. */
+static const struct {
+  const char *s;
+  int level;
+  CBinOp op;
+} binops[] = {
+    {"||", 0, CB_LOR}, {"&&", 1, CB_LAND}, {"|", 2, CB_OR},  {"^", 3, CB_XOR},
+    {"&", 4, CB_AND},  {"==", 5, CB_EQ},   {"!=", 5, CB_NE}, {"<", 6, CB_LT},
+    {">", 6, CB_GT},   {"<=", 6, CB_LE},   {">=", 6, CB_GE}, {"+", 7, CB_ADD},
+    {"-", 7, CB_SUB},  {"*", 8, CB_MUL},   {"/", 8, CB_DIV},
+};
+enum { BIN_LEVELS = 9 };
 
 typedef struct CParser {
   Test *t;
@@ -123,6 +137,11 @@ static void c_lex(CParser *p, size_t start, size_t end, SrcPos pos) {
       if (!strchr("(){}[];,=*&|^+-/%<>!~?:.", s[i]))
         cfail(p, t.pos, "unexpected character '%c'", s[i]);
       t.s = arena_strndup(p->a, s + i, n);
+      t.binop = -1; /* found once here, not at each of binary()'s levels */
+      if (strchr("|&^=!<>+-*/", s[i]))
+        for (size_t k = 0; k < ARRAY_LEN(binops); k++)
+          if (binops[k].s[0] == s[i] && binops[k].s[1] == (n == 2 ? s[i + 1] : 0))
+            t.binop = (int)k;
       while (n--) ADV();
     }
     t.end = i;
@@ -361,18 +380,6 @@ static CNode *unary1(CParser *p) {
   return primary(p);
 }
 
-/* Binary operators by precedence level, loosest first. */
-static const struct {
-  const char *s;
-  int level;
-  CBinOp op;
-} binops[] = {
-    {"||", 0, CB_LOR}, {"&&", 1, CB_LAND}, {"|", 2, CB_OR},  {"^", 3, CB_XOR},
-    {"&", 4, CB_AND},  {"==", 5, CB_EQ},   {"!=", 5, CB_NE}, {"<", 6, CB_LT},
-    {">", 6, CB_GT},   {"<=", 6, CB_LE},   {">=", 6, CB_GE}, {"+", 7, CB_ADD},
-    {"-", 7, CB_SUB},  {"*", 8, CB_MUL},   {"/", 8, CB_DIV},
-};
-enum { BIN_LEVELS = 9 };
 
 static CNode *binary(CParser *p, int level) {
   if (level == BIN_LEVELS) return unary(p);
@@ -381,11 +388,8 @@ static CNode *binary(CParser *p, int level) {
     if (p->depth + chain > MAX_NESTING)
       cfail(p, peek(p, 0)->pos, "expression nested too deeply");
     CTok *t = peek(p, 0);
-    int found = -1;
-    if (t->kind == CT_PUNCT)
-      for (size_t i = 0; i < ARRAY_LEN(binops); i++)
-        if (binops[i].level == level && !strcmp(binops[i].s, t->s)) found = (int)i;
-    if (found < 0) return l;
+    int found = t->kind == CT_PUNCT ? t->binop : -1;
+    if (found < 0 || binops[found].level != level) return l;
     next(p);
     CNode *n = mk(p, CK_BIN, t->pos);
     n->op = (uint8_t)binops[found].op;
@@ -468,7 +472,7 @@ static const char *stmt_text(CParser *p, int from, int to) {
         tight = true;
       if (!tight) sb_putc(&b, ' ');
     }
-    sb_printf(&b, "%.*s", (int)(t->end - t->off), p->text + t->off);
+    sb_putn(&b, p->text + t->off, t->end - t->off);
   }
   const char *r = arena_strdup(p->a, sb_cstr(&b));
   sb_free(&b);
