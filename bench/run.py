@@ -2,7 +2,7 @@
 """corral's benchmarks: `make bench` runs this.
 
 For each generated scaling test (bench/gen.py) it prints the median wall
-time of 5 runs of corral alone with -j 1 and with -j 2, alternating, the
+time of 5 to 21 runs of corral alone with -j 1 and with -j 2, alternating, the
 candidates given to the model (rf and final-write choices), the coherence
 candidates visited (leaves of the with-search) and probes, the executions
 the model accepted (Positive + Negative), the time per execution, and the
@@ -72,11 +72,13 @@ def run_once(binary, args, path, jobs, wrap):
     return info, None
 
 
-def measure(binary, args, path, reps=5):
+def measure(binary, args, path):
     """-j1 and -j2: one wrapped run each for memory and CPU, then timed runs
     alternating -j1 and -j2 so that a noisy spell of the machine falls on
-    both; the median of reps each (the wrapped run itself when a run takes
-    over 3 s, where GNU time's ms are noise)."""
+    both; the median of as many as fit in about a second, 5 to 21 each (a
+    20 ms test's median of 5 moved by 10% from one make bench to the
+    next), or the wrapped run itself when a run takes over 3 s, where GNU
+    time's ms are noise."""
     res = {}
     for jobs in (1, 2):
         info, err = run_once(binary, args, path, jobs, True)
@@ -84,8 +86,9 @@ def measure(binary, args, path, reps=5):
             return None, None, err
         info["times"] = []
         res[jobs] = info
-    slow = max(res[1]["time"], res[2]["time"]) > 3
-    for _ in range(0 if slow else reps):
+    longest = max(res[1]["time"], res[2]["time"])
+    reps = 0 if longest > 3 else max(5, min(21, int(0.5 / max(longest, 1e-3))))
+    for _ in range(reps):
         for jobs in (1, 2):
             info, err = run_once(binary, args, path, jobs, False)
             if err:
@@ -258,7 +261,8 @@ def campaigns(binary, reps=5):
 def legend():
     print("""
 Columns: -j1/-j2 ms = median wall time of n runs of corral alone, -j1 and
--j2 alternating (5, or 1 under GNU time when a run takes over 3 s);
+-j2 alternating (5 to 21, as many as fit in about a second; 1, under GNU
+time, when a run takes over 3 s);
 x = -j1/-j2 wall; cand = candidates given to the model; co seen = coherence
 candidates visited; execs = Positive+Negative; us/exec = -j1 time per
 execution; MB = peak RSS at -j1; cpu1/cpu2 = user+sys CPU seconds at
