@@ -244,13 +244,12 @@ static void graph_opts(const corral_options *o, DotOpts *d) {
   for (int i = 0; i < o->ndisplay; i++) dot_opt_apply(d, o->display[i].key, o->display[i].value);
 }
 
-/* Whether -o asks for graph files. */
+/* Whether -o asks for graph files (an empty directory is refused when
+ * the option is given). */
 static bool graph_dir(const corral_options *o) {
-  DotOpts d;
-  graph_opts(o, &d);
-  bool dir = d.dir != NULL;
-  dot_opts_free(&d);
-  return dir;
+  for (int i = 0; i < o->ndisplay; i++)
+    if (!strcmp(o->display[i].key, "o")) return true;
+  return false;
 }
 
 /* -o DIR (with -explain, DIR/NAME-explain.dot is written too): the
@@ -258,14 +257,12 @@ static bool graph_dir(const corral_options *o) {
  * False with *msg on an error. */
 static bool graph_block(const corral_options *o, const CatModel *m, Program *p,
                         const CProg *prog, const EngineOpts *eo, Err *err, char **msg) {
+  if (!graph_dir(o)) return true;
   DotOpts d;
   graph_opts(o, &d);
-  bool ok = true;
-  if (d.dir) {
-    char title[512];
-    model_title(m, title, sizeof title);
-    ok = dot_run(p, prog, eo, &d, title, err, msg);
-  }
+  char title[512];
+  model_title(m, title, sizeof title);
+  bool ok = dot_run(p, prog, eo, &d, title, err, msg);
   dot_opts_free(&d);
   return ok;
 }
