@@ -44,7 +44,7 @@ def run_once(binary, args, path, jobs, wrap):
     out_f, err_f = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
     argv = [binary, "-j", str(jobs)] + args + ["-candidates", "true", path]
     if wrap and os.access("/usr/bin/time", os.X_OK):
-        argv = ["/usr/bin/time", "-f", "@@maxrss %M cpu %U %S"] + argv
+        argv = ["/usr/bin/time", "-f", "@@maxrss %M cpu %U %S faults %R"] + argv
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=out_f, stderr=err_f, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -67,6 +67,8 @@ def run_once(binary, args, path, jobs, wrap):
     # CPU seconds (user+sys) of the whole process, and per worker busy time
     m = re.search(r"@@maxrss \d+ cpu ([\d.]+) ([\d.]+)", stderr)
     info["cpu"] = float(m.group(1)) + float(m.group(2)) if m else None
+    m = re.search(r"@@maxrss .* faults (\d+)", stderr)
+    info["faults"] = int(m.group(1)) if m else None
     m = re.search(r"stats: workers \d+ busy ([\d. ]+) s", stderr)
     info["busy"] = [float(x) for x in m.group(1).split()] if m else None
     return info, None
@@ -108,7 +110,7 @@ def fmt(x, width, spec="d"):
 def header(title):
     print(f"\n{title}")
     print(f"{'test':14} {'-j1 ms':>10} {'n':>2} {'-j2 ms':>10} {'n':>2} {'x':>5} {'cand':>8} "
-          f"{'co seen':>9} {'probes':>9} {'execs':>9} {'us/exec':>8} {'MB':>6} {'herd7 s':>8} "
+          f"{'co seen':>9} {'probes':>9} {'execs':>9} {'us/exec':>8} {'MB':>6} {'faults':>6} {'herd7 s':>8} "
           f"{'cpu1 s':>8} {'cpu2 s':>8} {'bal':>5} {'exp x':>5}")
 
 
@@ -136,7 +138,7 @@ def bench(binary, name, args, path):
     print(f"{name:14} {1000 * t1:10.1f} {one['reps']:2d} {1000 * t2:10.1f} {two['reps']:2d} "
           f"{fmt(speed, 5, '.2f')} {fmt(one['cand'], 8)} {fmt(one['forks'], 9)} "
           f"{fmt(one['probes'], 9)} {fmt(one['execs'], 9)} {fmt(per, 8, '.2f')} "
-          f"{one['rss_mb']:6.1f} {fmt(herd, 8, '.2f')} {fmt(one.get('cpu'), 8, '.2f')} "
+          f"{one['rss_mb']:6.1f} {fmt(one['faults'], 6)} {fmt(herd, 8, '.2f')} {fmt(one.get('cpu'), 8, '.2f')} "
           f"{fmt(two.get('cpu'), 8, '.2f')} {fmt(bal, 5, '.2f')} {fmt(exp, 5, '.2f')}")
     return t1
 
@@ -265,7 +267,8 @@ Columns: -j1/-j2 ms = median wall time of n runs of corral alone, -j1 and
 time, when a run takes over 3 s);
 x = -j1/-j2 wall; cand = candidates given to the model; co seen = coherence
 candidates visited; execs = Positive+Negative; us/exec = -j1 time per
-execution; MB = peak RSS at -j1; cpu1/cpu2 = user+sys CPU seconds at
+execution; MB = peak RSS at -j1; faults = its page faults (about 10 us
+each on this VM: see src/cli/heap.c); cpu1/cpu2 = user+sys CPU seconds at
 -j1/-j2 (equal = no extra work); bal = max/mean worker busy CPU at -j2;
 exp x = 2-core speedup the CPU figures predict, cpu1 / (serial + slowest
 worker), for a loaded machine where wall times mean little.""")
