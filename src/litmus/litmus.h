@@ -260,7 +260,7 @@ void lit_print_loc_hash(const LitLoc *l, StrBuf *out);  /* as written */
 void *lit_grow(Arena *a, void *data, int len, int *cap, size_t elem);
 #define APUSH(a, arr, len, cap, x)                                           \
   do {                                                                       \
-    (arr) = lit_grow((a), (arr), (len), &(cap), sizeof *(arr));              \
+    if ((len) >= (cap)) (arr) = lit_grow((a), (arr), (len), &(cap), sizeof *(arr)); \
     (arr)[(len)++] = (x);                                                    \
   } while (0)
 
