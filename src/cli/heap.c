@@ -9,10 +9,10 @@
  * page costs about 0.2 ms to fault in, then nothing.
  *
  * How: glibc grows its main heap with brk.  We make it grow in large
- * steps (M_TOP_PAD); skip the heap to the next 2 MiB boundary with one allocation that is
- * never written (address space, not memory); and mark what lies beyond
- * MADV_HUGEPAGE before anything writes there: a 2 MiB range that already
- * has a page table never gets a huge page.
+ * steps (M_TOP_PAD); skip the heap to the next 2 MiB boundary with one
+ * allocation that is never written (address space, not memory); and mark
+ * what lies beyond MADV_HUGEPAGE before anything writes there: a 2 MiB
+ * range that already has a page table never gets a huge page.
  *
  * glibc also gives the free top of an arena back to the kernel as soon
  * as it passes 128 KiB (brk for the main arena, madvise for a thread's
