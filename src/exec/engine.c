@@ -856,10 +856,49 @@ static int state_cmp(const Program *p, const StateSet *a, int sa, const StateSet
   return 0;
 }
 
-/* Merge sort of a set's slots (stable, O(n log n): thousands of states). */
+/* One stable counting pass of v[0..n) on column q, when the column holds
+ * integers only, within a range of at most 4n + 1024 values (registers
+ * and memory usually hold a few small ones); false, with v untouched,
+ * otherwise.  tmp and bucket have room for n entries. */
+static bool radix_pass(const StateSet *s, int q, int *v, int *tmp, int *bucket, int n) {
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (int i = 0; i < n; i++) {
+    uint64_t k = stateset_key(s, v[i], q);
+    if (!stateset_key_is_int(k)) return false;
+    int64_t x = stateset_key_int(k);
+    lo = MIN(lo, x);
+    hi = MAX(hi, x);
+  }
+  uint64_t span = (uint64_t)hi - (uint64_t)lo + 1; /* keys hold 62-bit integers: no wrap */
+  if (span > 4 * (uint64_t)n + 1024) return false;
+  int *count = xcalloc(span + 1, sizeof(int));
+  for (int i = 0; i < n; i++) {
+    bucket[i] = (int)((uint64_t)stateset_key_int(stateset_key(s, v[i], q)) - (uint64_t)lo);
+    count[bucket[i] + 1]++;
+  }
+  for (uint64_t b = 1; b <= span; b++) count[b] += count[b - 1];
+  for (int i = 0; i < n; i++) tmp[count[bucket[i]]++] = v[i];
+  memcpy(v, tmp, sizeof(int) * (size_t)n);
+  free(count);
+  return true;
+}
+
+/* A set's slots in state_cmp order.  The states of one set are distinct,
+ * so any correct sort gives the same order.  Columns of small integers
+ * (the large tests) are radix-sorted from the last column to the first,
+ * O(n) each: WWC-16's 98301 states took 15 ms with the merge sort below,
+ * which the other cases keep (stable, O(n log n)). */
 static void sort_slots(const Program *p, const StateSet *s, int *v, int n) {
   if (n < 2) return;
   int *tmp = xmalloc(sizeof(int) * (size_t)n);
+  int *bucket = xmalloc(sizeof(int) * (size_t)n);
+  int q = p->ndisp - 1;
+  while (q >= 0 && radix_pass(s, q, v, tmp, bucket, n)) q--;
+  free(bucket);
+  if (q < 0) {
+    free(tmp);
+    return;
+  }
   for (int width = 1; width < n; width *= 2) {
     for (int lo = 0; lo < n; lo += 2 * width) {
       int mid = MIN(lo + width, n), hi = MIN(lo + 2 * width, n);
