@@ -5,6 +5,7 @@
 #                     public conformance corpus and herd7's graphs when
 #                     ../shared is present
 #   make check-asan   the same under AddressSanitizer + UBSan
+#   make check-tsan   unit and regression tests under ThreadSanitizer
 #   make check-valgrind  regression tests and the article suite under
 #                     valgrind memcheck (slow: not part of make test)
 #   make test-models  our models/ against the corpus (not in make test)
@@ -51,7 +52,7 @@ CONFORM_SUITES ?= --suite article --suite x86 --suite ppc --suite linux --suite 
 CONFORM  = $(SHARED)/tools/conform
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all test unit regress conform graphs check-asan check-valgrind bench fuzz clean test-models install
+.PHONY: all test unit regress conform graphs check-asan check-tsan check-valgrind bench fuzz clean test-models install
 
 all: $(BIN) $(SERVE_BIN)
 
@@ -134,6 +135,13 @@ check-asan:
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  LDFLAGS="-fsanitize=address,undefined" STATIC= test
 
+# ThreadSanitizer on the unit and regression tests: campaigns at -j N,
+# one test's search and state lines at -j 2 and 3 (a report stops the
+# run; gcc's longjmp-clobber warning misfires at -O1 with it)
+check-tsan:
+	TSAN_OPTIONS="halt_on_error=1" $(MAKE) BUILD=build-tsan BIN=build-tsan/corral \
+	  CFLAGS="-O1 -g -fsanitize=thread -Wno-clobbered" LDFLAGS="-fsanitize=thread" STATIC= unit regress
+
 # memcheck on our regression tests and VALGRIND_SUITES of the corpus
 # (a dynamic build: memcheck replaces malloc through the dynamic loader)
 check-valgrind:
@@ -153,4 +161,4 @@ bench: corral
 	@bench/run.sh ./corral
 
 clean:
-	rm -rf build build-asan build-fuzz build-vg corral corral-serve
+	rm -rf build build-asan build-tsan build-fuzz build-vg corral corral-serve
