@@ -63,13 +63,17 @@ bool arch_from_name(const char *s, Arch *a) {
   return false;
 }
 
+void *lit_reserve(Arena *a, void *data, int len, int *cap, int want, size_t elem) {
+  if (want <= *cap) return data;
+  void *d = arena_alloc(a, elem * (size_t)want);
+  if (len) memcpy(d, data, elem * (size_t)len);
+  *cap = want;
+  return d;
+}
+
 void *lit_grow(Arena *a, void *data, int len, int *cap, size_t elem) {
   if (len < *cap) return data;
-  int nc = *cap ? *cap * 2 : 8;
-  void *d = arena_alloc(a, elem * (size_t)nc);
-  if (len) memcpy(d, data, elem * (size_t)len);
-  *cap = nc;
-  return d;
+  return lit_reserve(a, data, len, cap, *cap ? *cap * 2 : 8, elem);
 }
 
 /* ------------------------------------------------------------ locations */

@@ -81,12 +81,8 @@ static void c_lex(CParser *p, size_t start, size_t end, SrcPos pos) {
   /* about a token per 4 bytes (linux-kernel.def: 4.2): one block rather
    * than a series of doublings, each copied (10% of an LKMM test's work) */
   size_t want = (size_t)p->ntoks + (end - start) / 4 + 8;
-  if (want > (size_t)p->cap && want < INT_MAX / 2) {
-    CTok *nt = arena_alloc(p->a, sizeof *nt * want);
-    if (p->ntoks) memcpy(nt, p->toks, sizeof *nt * (size_t)p->ntoks);
-    p->toks = nt;
-    p->cap = (int)want;
-  }
+  if (want < INT_MAX / 2)
+    p->toks = lit_reserve(p->a, p->toks, p->ntoks, &p->cap, (int)want, sizeof *p->toks);
 #define ADV()                                   \
   do {                                          \
     if (s[i] == '\n') line++, col = 1;          \
@@ -148,7 +144,7 @@ static void c_lex(CParser *p, size_t start, size_t end, SrcPos pos) {
         cfail(p, t.pos, "unexpected character '%c'", s[i]);
       t.s = arena_strndup(p->a, s + i, n);
       t.binop = -1; /* found once here, not at each of binary()'s levels */
-      if (strchr("|&^=!<>+-*/", s[i]))
+      if (strchr("|&^=!<>+-*/", s[i])) /* binops[]' first characters: skips ( ) ; , */
         for (size_t k = 0; k < ARRAY_LEN(binops); k++)
           if (binops[k].s[0] == s[i] && binops[k].s[1] == (n == 2 ? s[i + 1] : 0))
             t.binop = (int)k;

@@ -258,9 +258,12 @@ void lit_print_loc_hash(const LitLoc *l, StrBuf *out);  /* as written */
  * Growable arrays in an arena (old blocks are simply abandoned: the
  * arrays are small and the arena is freed with the test). */
 void *lit_grow(Arena *a, void *data, int len, int *cap, size_t elem);
+/* Room for `want` elements in all (one block, the len first ones copied). */
+void *lit_reserve(Arena *a, void *data, int len, int *cap, int want, size_t elem);
 #define APUSH(a, arr, len, cap, x)                                           \
   do {                                                                       \
-    if ((len) >= (cap)) (arr) = lit_grow((a), (arr), (len), &(cap), sizeof *(arr)); \
+    if ((len) >= (cap))                                                      \
+      (arr) = lit_grow((a), (arr), (len), &(cap), sizeof *(arr));            \
     (arr)[(len)++] = (x);                                                    \
   } while (0)
 

@@ -185,38 +185,32 @@ enum { CHUNK_STATES = 2048 };
 static void state_lines(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
                         StrBuf *out) {
   int jobs = opt->jobs < 64 ? opt->jobs : 64;
-  Pool *pool = NULL;
+  Pool *pool = jobs > 1 && o->nstates >= 2 * CHUNK_STATES ? pool_new(jobs - 1, 0) : NULL;
+  jobs = pool_size(pool) + 1;
   StateChunk c[64];
+  if (pool) {
+    StrBuf line; /* a chunk's size: its first line's, with a margin */
+    sb_init(&line);
+    format_states(p, o, opt->hexa, 0, 1, &line);
+    size_t guess = line.len * CHUNK_STATES / 8 * 9;
+    sb_free(&line);
+    for (int i = 0; i < jobs; i++) {
+      c[i] = (StateChunk){p, o, opt->hexa, 0, 0, {0}};
+      sb_reserve(&c[i].text, guess);
+    }
+  }
   for (int at = 0; at < o->nstates;) {
-    if (jobs < 2 || o->nstates - at < 2 * CHUNK_STATES) {
+    if (!pool || o->nstates - at < 2 * CHUNK_STATES) {
       int to = MIN(o->nstates, at + CHUNK_STATES);
       format_states(p, o, opt->hexa, at, to, out);
       herd_flush(opt, out, (size_t)1 << 20);
       at = to;
       continue;
     }
-    if (!pool) {
-      pool = pool_new(jobs - 1, 0);
-      if (!pool) {
-        jobs = 1;
-        continue;
-      }
-      jobs = pool_size(pool) + 1;
-      StrBuf line; /* a chunk's size: its first line's, with a margin */
-      sb_init(&line);
-      format_states(p, o, opt->hexa, at, at + 1, &line);
-      size_t guess = line.len * CHUNK_STATES / 8 * 9;
-      sb_free(&line);
-      for (int i = 0; i < jobs; i++) {
-        sb_init(&c[i].text);
-        sb_reserve(&c[i].text, guess);
-      }
-    }
     int n = 0;
-    for (; n < jobs && o->nstates - at >= CHUNK_STATES; n++) {
-      StrBuf kept = c[n].text;
-      c[n] = (StateChunk){p, o, opt->hexa, at, at + CHUNK_STATES, kept};
-      at += CHUNK_STATES;
+    for (; n < jobs && o->nstates - at >= CHUNK_STATES; n++, at += CHUNK_STATES) {
+      c[n].from = at;
+      c[n].to = at + CHUNK_STATES;
     }
     for (int i = 1; i < n; i++) pool_post(pool, i - 1, format_chunk, &c[i]);
     format_chunk(&c[0]);
