@@ -8,8 +8,9 @@ candidates visited (leaves of the with-search) and probes, the executions
 the model accepted (Positive + Negative), the time per execution, and the
 peak memory.  herd7 7.58's times on this machine class, where known, are
 shown for comparison.  Finally, when ../shared is present, the total time
-on the public corpus, run once per test (conform) and as campaigns (one
-corral process per option set).
+on the public corpus, run once per test (through conform, and spawned
+directly next to a do-nothing program) and as campaigns (one corral
+process per option set).
 
   bench/run.py ./corral [--quick]
 """
@@ -172,6 +173,54 @@ def corpus_total(binary):
     print("\nPublic corpus: conform printed no total")
 
 
+def spawn_corpus(binaries, rows):
+    """Each test as its own process of each binary in turn (so that a
+    change in the machine's speed hits them alike), timed from posix_spawn
+    to waitpid: the MANIFEST's herd7_ms is likewise process start to exit.
+    No pipes, no output parsing: what is timed is the process alone."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    acts = [(os.POSIX_SPAWN_DUP2, null, 1), (os.POSIX_SPAWN_DUP2, null, 2)]
+    totals = [0.0] * len(binaries)
+    for opts, test in rows:
+        for i, binary in enumerate(binaries):
+            argv = [binary, "-set-libdir", MODELS] + opts.split() + [test]
+            t0 = time.perf_counter()
+            pid = os.posix_spawn(binary, argv, os.environ, file_actions=acts)
+            os.waitpid(pid, 0)
+            totals[i] += time.perf_counter() - t0
+    os.close(null)
+    return totals
+
+
+def corpus_per_process(binary):
+    """The corpus one process per test, and a static do-nothing program
+    run the same way: its total is what process creation and exit alone
+    cost on this machine, the bound on any per-process ratio."""
+    corpus = os.path.join(SHARED, "conformance")
+    rows, herd = [], 0
+    with open(os.path.join(corpus, "MANIFEST.tsv")) as fh:
+        next(fh)
+        for line in fh:
+            cols = line.rstrip("\n").split("\t")
+            if len(cols) >= 5:
+                rows.append((cols[2], os.path.join(corpus, cols[1])))
+                herd += int(cols[3])
+    with tempfile.TemporaryDirectory() as tmp:
+        src, nop = os.path.join(tmp, "nop.c"), os.path.join(tmp, "nop")
+        with open(src, "w") as fh:
+            fh.write("int main(void) { return 0; }\n")
+        built = subprocess.run([os.environ.get("CC", "cc"), "-O2", "-static", "-o", nop, src],
+                               capture_output=True).returncode == 0
+        totals = spawn_corpus([os.path.abspath(binary)] + ([nop] if built else []), rows)
+    t = totals[0]
+    line = (f"Public corpus, one process per test (posix_spawn to waitpid): corral {t:.2f} s "
+            f"vs herd7 {herd / 1000:.2f} s: {herd / 1000 / max(t, 1e-9):.1f}x faster")
+    if built:
+        line += (f"; a static do-nothing program, run alternately with it: {totals[1]:.2f} s "
+                 f"({herd / 1000 / max(totals[1], 1e-9):.1f}x, the bound)")
+    print(line)
+
+
 def test_name(path):
     with open(path, errors="replace") as fh:
         for line in fh:
@@ -314,6 +363,7 @@ def main():
     if not quick:
         campaigns(binary)
         corpus_total(binary)
+        corpus_per_process(binary)
         corpus_campaign(binary)
 
 
