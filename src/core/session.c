@@ -21,6 +21,7 @@
 #include "../out/explain.h"
 #include "../out/herd.h"
 #include "../out/json.h"
+#include "../util/pool.h"
 #include "options.h"
 
 /* ------------------------------------------------------------ models */
@@ -334,6 +335,8 @@ static corral_status simulate(const corral_options *o, const Test *t,
   cfg.nskipchecks = o->nskip;
   cfg.strictskip = o->strictskip;
   const SrcPos where = {path, 1, 1}; /* the test as a whole: its header */
+  /* the run's helper threads, started when a stage first shares work */
+  Pool *const pool = o->jobs > 1 ? pool_new(MIN(o->jobs, 64) - 1, ENGINE_STACK) : NULL;
   ErrJmp j;
   err_push(&err, &j);
   if (setjmp(j.jb) != 0) {
@@ -371,6 +374,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
   eo.max_candidates = o->maxcandidates;
   eo.timeout = o->timeout;
   eo.jobs = o->jobs;
+  eo.pool = pool;
   if (src) {
     eo.deadline = src->deadline;
     eo.cancel = src->cancel;
@@ -403,7 +407,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
   po.show_time = true;
   po.seconds = r->seconds;
   po.candidates = o->candidates;
-  po.jobs = o->jobs;
+  po.pool = pool;
   const char *fnames[64];
   int nf = cat_prog_nflags(prog);
   for (int i = 0; i < nf && i < 64; i++) fnames[i] = cat_prog_flag_name(prog, i);
@@ -455,6 +459,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
   sb_free(&b);
   st = CORRAL_OK;
 done:
+  pool_free(pool);
   program_free(p);
   cat_prog_free(prog);
   err_free(&err);

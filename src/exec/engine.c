@@ -24,7 +24,7 @@
 #include <time.h>
 
 #include "engine_int.h"
-#include "util/spawn.h"
+#include "util/pool.h"
 
 /* ------------------------------------------------------ predefined names */
 
@@ -691,8 +691,6 @@ static void *worker_thread(void *arg) {
   return NULL;
 }
 
-enum { WORKER_STACK = 16 << 20 };
-
 /* Enough work items to keep every worker busy, and few enough reads fixed
  * per item that an item is not trivial. */
 static void split_work(Shared *sh, int nworkers) {
@@ -709,33 +707,17 @@ static void split_work(Shared *sh, int nworkers) {
   sh->next_item = 0;
 }
 
-/* Run the rf search of the current structure on the workers. */
-static void run_structure(Engine *w, int nworkers, Shared *sh) {
+/* Run the rf search of the current structure on the workers: the first
+ * here, the others on the run's helpers. */
+static void run_structure(Engine *w, int nworkers, Shared *sh, Pool *pool) {
   split_work(sh, nworkers);
   long total = 1;
   for (int i = 0; i < sh->es->nreads && total < 4096; i++) total *= MAX(sh->ncands[i], 1);
-  if (nworkers == 1 || total < 64) { /* not worth threads */
-    worker_begin(&w[0]);
-    worker_items(&w[0]);
-    return;
-  }
-  pthread_t tid[64];
-  bool started[64] = {false};
-  int n = MIN(nworkers, 64);
-  CpuPlan plan; /* each worker on a CPU of its own from the start */
-  cpuplan_init(&plan);
-  /* worker stacks: as large as a main thread's, whatever the default */
-  for (int i = 1; i < n; i++)
-    started[i] = cpuplan_spawn(&plan, i, WORKER_STACK, &tid[i], worker_thread, &w[i]);
+  int n = total < 64 ? 1 : MIN(nworkers, pool_size(pool) + 1); /* not worth threads */
+  for (int i = 1; i < n; i++) pool_post(pool, i - 1, worker_thread, &w[i]);
   worker_begin(&w[0]);
   worker_items(&w[0]);
-  for (int i = 1; i < n; i++) {
-    if (started[i]) {
-      pthread_join(tid[i], NULL);
-    } else {
-      worker_thread(&w[i]); /* no thread: whatever work is left, here */
-    }
-  }
+  for (int i = 1; i < n; i++) pool_wait(pool, i - 1);
   for (int i = 1; i < n; i++)
     if (w[i].failed) {
       /* report the worker's error as the test's */
@@ -932,7 +914,7 @@ static void *sort_job(void *arg) {
 /* The workers' states into the outcome, in output order: each worker's set
  * is sorted on its own thread, then the sorted lists are merged, a state
  * reached by several workers kept once. */
-static void collect_states(Engine *w, int n, Program *p, Outcome *out) {
+static void collect_states(Engine *w, int n, Program *p, Outcome *out, Pool *pool) {
   out->nsets = n;
   out->sets = xmalloc(sizeof(StateSet) * (size_t)n);
   SortJob *jobs = xcalloc((size_t)n, sizeof(SortJob));
@@ -943,11 +925,7 @@ static void collect_states(Engine *w, int n, Program *p, Outcome *out) {
     jobs[i] = (SortJob){p, &out->sets[i], NULL, 0};
     total += out->sets[i].count;
   }
-  if (total > 4096) {
-    spawn_each(n, sort_job, jobs, sizeof *jobs);
-  } else {
-    for (int i = 0; i < n; i++) sort_job(&jobs[i]);
-  }
+  pool_each(total > 4096 ? pool : NULL, n, sort_job, jobs, sizeof *jobs);
   out->order_set = xmalloc(sizeof(int) * (size_t)(total + 1));
   out->order_slot = xmalloc(sizeof(int) * (size_t)(total + 1));
   int *at = xcalloc((size_t)n + 1, sizeof(int));
@@ -1016,6 +994,8 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
   ThreadPaths *paths = xcalloc((size_t)p->nthreads + 1, sizeof(ThreadPaths));
   int *choice = xcalloc((size_t)p->nthreads + 1, sizeof(int));
   uint64_t structures = 0;
+  Pool *own = nworkers > 1 && !o->pool ? pool_new(nworkers - 1, ENGINE_STACK) : NULL;
+  Pool *pool = nworkers > 1 ? (o->pool ? o->pool : own) : NULL;
 
   ErrJmp j;
   err_push(err, &j);
@@ -1028,7 +1008,7 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
       predef_setup(&w[i]);
       CatHost host = {&w[i], host_predef, host_same_value, host_accept, host_reject};
       w[i].run = run_new(prog, host, i == 0 ? err : &w[i].werr);
-      if (i > 0) run_set_stack_limit(w[i].run, WORKER_STACK / 4 * 3);
+      if (i > 0) run_set_stack_limit(w[i].run, ENGINE_STACK / 4 * 3);
       run_set_mode(w[i].run, o->run_mode);
       run_set_one_fw(w[i].run, p->nobserved == 0);
     }
@@ -1044,7 +1024,7 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
                   ES_MAX_EVENTS, (int)((size_t)sh.es->n * (size_t)((sh.es->n + 63) / 64) * 8 >> 20));
       compute_candidates(&w[0], &sh, &es_arena);
       structures++;
-      run_structure(w, nworkers, &sh);
+      run_structure(w, nworkers, &sh, pool);
       /* next combination (odometer) */
       int t = 0;
       while (t < p->nthreads && ++choice[t] == paths[t].n) choice[t++] = 0;
@@ -1055,10 +1035,15 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
   if (ok) {
     for (int i = 0; i < nworkers; i++) merge_outcome(out, &wout[i]);
     out->structures = structures;
-    collect_states(w, nworkers, p, out);
+    collect_states(w, nworkers, p, out, pool);
     (void)out_arena;
     if (getenv("CORRAL_STATS")) print_stats(w, nworkers, out);
   }
+  if (!ok) { /* an error here: the helpers may still be searching */
+    __atomic_store_n(&sh.stop, 1, __ATOMIC_RELAXED);
+    for (int i = 0; i < pool_size(pool); i++) pool_wait(pool, i);
+  }
+  pool_free(own);
   for (int i = 0; i < nworkers; i++) worker_free(&w[i]);
   free(w);
   free(wout);

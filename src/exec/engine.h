@@ -37,6 +37,10 @@ typedef struct ExecView {
 
 typedef void (*ExecSink)(void *ctx, const ExecView *v);
 
+/* A helper that runs a search needs as much stack as a main thread,
+ * whatever the default of new threads. */
+enum { ENGINE_STACK = 16 << 20 };
+
 typedef struct EngineOpts {
   SpeedCheck speedcheck;
   bool checkfilter;          /* honour the test's filter (default true) */
@@ -48,6 +52,9 @@ typedef struct EngineOpts {
   double deadline;
   const int *cancel;
   int jobs;                  /* worker threads for this test (<= 1: one) */
+  /* The run's helpers (util/pool.h), with stacks of ENGINE_STACK, shared
+   * with the stages after the search; NULL: the engine makes its own. */
+  struct Pool *pool;
   /* Capture (RUN_CAPTURE: accepted executions with what the model shows)
    * or explain (RUN_EXPLAIN: also the rejected ones, with the failing
    * check): exec_sink sees each; the search then runs on one thread. */

@@ -173,20 +173,19 @@ static void *format_chunk(void *arg) {
 enum { CHUNK_STATES = 2048 };
 
 /* The state lines.  Formatting 100000 lines is most of what is left once
- * the search has run on every core, so with opt->jobs > 1 they are
- * formatted on that many threads, a chunk each per round (at most `jobs`
- * chunks of text exist at once), and appended in order.  The helpers and
- * the chunk buffers last for all the rounds: a new thread per chunk, and
- * a fresh buffer faulted in page by page, cost as much as the
- * formatting they shared (WWC-16's lines: 17.5 ms at -j 2, 16.8 at -j 1;
- * now 9 at -j 2).
+ * the search has run on every core, so with helpers (opt->pool) they are
+ * formatted on those and this thread, a chunk each per round (at most
+ * one chunk of text per thread exists at once), and appended in order.
+ * The chunk buffers last for all the rounds, as the helpers do: a new
+ * thread per chunk, and a fresh buffer faulted in page by page, cost as
+ * much as the formatting they shared (WWC-16's lines: 17.5 ms at -j 2,
+ * 16.8 at -j 1; now 9 at -j 2).
  * The buffers are reserved here, so they come from this thread's heap
  * (huge pages, see src/cli/heap.c), not from a helper's. */
 static void state_lines(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
                         StrBuf *out) {
-  int jobs = opt->jobs < 64 ? opt->jobs : 64;
-  Pool *pool = jobs > 1 && o->nstates >= 2 * CHUNK_STATES ? pool_new(jobs - 1, 0) : NULL;
-  jobs = pool_size(pool) + 1;
+  Pool *pool = o->nstates >= 2 * CHUNK_STATES ? opt->pool : NULL;
+  int jobs = MIN(pool_size(pool) + 1, 64);
   StateChunk c[64];
   if (pool) {
     StrBuf line; /* a chunk's size: its first line's, with a margin */
@@ -225,10 +224,8 @@ static void state_lines(const Program *p, const Outcome *o, const HerdPrintOpts 
       sb_clear(&c[i].text);
     }
   }
-  if (pool) {
-    pool_free(pool);
+  if (pool)
     for (int i = 0; i < jobs; i++) sb_free(&c[i].text);
-  }
 }
 
 void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,

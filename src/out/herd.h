@@ -18,7 +18,7 @@ typedef struct HerdPrintOpts {
   /* when set, the text is written there as it is formatted (in chunks of
    * about a megabyte): `out` holds only what was not written yet */
   FILE *stream;
-  int jobs;                 /* threads that may format state lines (0, 1: this one) */
+  struct Pool *pool;        /* helpers that may format state lines (NULL: this thread only) */
 } HerdPrintOpts;
 
 void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,

@@ -23,11 +23,15 @@ typedef struct Helper {
   int posted;            /* fn is set (1) or not (0), read while spinning;
                             1 also once quit is set */
   bool quit;
+  bool started;          /* the thread runs (set by the poster only) */
 } Helper;
 
 struct Pool {
   Helper *h;
   int n;
+  size_t stack;
+  CpuPlan plan;          /* made when the first helper starts */
+  bool planned;
 };
 
 static double mono_ns(void) {
@@ -78,31 +82,32 @@ Pool *pool_new(int n, size_t stack) {
   if (n < 1) return NULL;
   Pool *p = xcalloc(1, sizeof *p);
   p->h = xcalloc((size_t)n, sizeof *p->h);
-  CpuPlan plan;
-  cpuplan_init(&plan);
+  p->n = n;
+  p->stack = stack;
   for (int i = 0; i < n; i++) {
-    Helper *h = &p->h[p->n];
-    pthread_mutex_init(&h->lock, NULL);
-    pthread_cond_init(&h->cond, NULL);
-    if (!cpuplan_spawn(&plan, p->n + 1, stack, &h->tid, helper_main, h)) {
-      pthread_cond_destroy(&h->cond);
-      pthread_mutex_destroy(&h->lock);
-      break;
-    }
-    p->n++;
-  }
-  if (p->n == 0) {
-    free(p->h);
-    free(p);
-    return NULL;
+    pthread_mutex_init(&p->h[i].lock, NULL);
+    pthread_cond_init(&p->h[i].cond, NULL);
   }
   return p;
+}
+
+/* Start helper i's thread if it has none; false when it cannot start. */
+static bool ensure_started(Pool *p, int i) {
+  Helper *h = &p->h[i];
+  if (h->started) return true;
+  if (!p->planned) {
+    cpuplan_init(&p->plan);
+    p->planned = true;
+  }
+  h->started = cpuplan_spawn(&p->plan, i + 1, p->stack, &h->tid, helper_main, h);
+  return h->started;
 }
 
 int pool_size(const Pool *p) { return p ? p->n : 0; }
 
 void pool_wait(Pool *p, int i) {
   Helper *h = &p->h[i];
+  if (!h->started) return; /* its jobs ran in pool_post */
   spin_until(h, 0); /* the job is usually about to end */
   pthread_mutex_lock(&h->lock);
   while (h->fn) pthread_cond_wait(&h->cond, &h->lock);
@@ -111,6 +116,10 @@ void pool_wait(Pool *p, int i) {
 
 void pool_post(Pool *p, int i, void *(*fn)(void *), void *arg) {
   Helper *h = &p->h[i];
+  if (!ensure_started(p, i)) {
+    fn(arg);
+    return;
+  }
   pthread_mutex_lock(&h->lock);
   while (h->fn) pthread_cond_wait(&h->cond, &h->lock);
   h->fn = fn;
@@ -120,10 +129,19 @@ void pool_post(Pool *p, int i, void *(*fn)(void *), void *arg) {
   pthread_mutex_unlock(&h->lock);
 }
 
+void pool_each(Pool *p, int n, void *(*fn)(void *), void *base, size_t size) {
+  int k = MIN(n - 1, pool_size(p));
+  for (int i = 1; i <= k; i++) pool_post(p, i - 1, fn, (char *)base + (size_t)i * size);
+  for (int i = 0; i < n; i++)
+    if (i == 0 || i > k) fn((char *)base + (size_t)i * size);
+  for (int i = 1; i <= k; i++) pool_wait(p, i - 1);
+}
+
 void pool_free(Pool *p) {
   if (!p) return;
   for (int i = 0; i < p->n; i++) {
     Helper *h = &p->h[i];
+    if (!h->started) continue;
     pthread_mutex_lock(&h->lock);
     h->quit = true;
     __atomic_store_n(&h->posted, 1, __ATOMIC_RELEASE); /* ends a spin */
@@ -131,7 +149,7 @@ void pool_free(Pool *p) {
     pthread_mutex_unlock(&h->lock);
   }
   for (int i = 0; i < p->n; i++) {
-    pthread_join(p->h[i].tid, NULL);
+    if (p->h[i].started) pthread_join(p->h[i].tid, NULL);
     pthread_cond_destroy(&p->h[i].cond);
     pthread_mutex_destroy(&p->h[i].lock);
   }

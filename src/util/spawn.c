@@ -66,18 +66,3 @@ bool cpuplan_spawn(const CpuPlan *pl, int i, size_t stack, pthread_t *tid,
   }
   return start(NULL, stack, tid, fn, arg);
 }
-
-void spawn_each(int n, void *(*fn)(void *), void *base, size_t size) {
-  pthread_t *tid = xcalloc((size_t)n + 1, sizeof *tid);
-  bool *started = xcalloc((size_t)n + 1, sizeof *started);
-  CpuPlan plan;
-  cpuplan_init(&plan);
-  for (int i = 1; i < n; i++)
-    started[i] = cpuplan_spawn(&plan, i, 0, &tid[i], fn, (char *)base + (size_t)i * size);
-  for (int i = 0; i < n; i++)
-    if (!started[i]) fn((char *)base + (size_t)i * size);
-  for (int i = 1; i < n; i++)
-    if (started[i]) pthread_join(tid[i], NULL);
-  free(tid);
-  free(started);
-}

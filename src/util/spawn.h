@@ -36,9 +36,4 @@ bool cpuplan_start_mask(const CpuPlan *pl, int i, cpu_set_t *one);
 bool cpuplan_spawn(const CpuPlan *pl, int i, size_t stack, pthread_t *tid,
                    void *(*fn)(void *), void *arg);
 
-/* fn on each of n records of size bytes from base: the first on the
- * calling thread, each other one on a helper (or here, when no thread can
- * start).  Returns when all are done. */
-void spawn_each(int n, void *(*fn)(void *), void *base, size_t size);
-
 #endif

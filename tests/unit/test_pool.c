@@ -3,7 +3,9 @@
  * exactly once, on a thread other than the poster's, and has finished
  * when pool_wait returns; a job posted while the last one runs waits for
  * it; jobs just past the spin (the helper asleep) still run; pool_free
- * waits for a job still running.
+ * waits for a job still running; helpers start with their first job
+ * only; pool_each runs each record once, the first and those past the
+ * pool's size on the caller.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -36,6 +38,31 @@ static void *job(void *arg) {
 int main(void) {
   CHECK(pool_new(0, 0) == NULL);
   pool_free(NULL);
+  CHECK_INT(pool_size(NULL), 0);
+
+  /* no job, no thread: free at once; a job for helper 1 alone */
+  pool_free(pool_new(3, 0));
+  Pool *q = pool_new(2, 0);
+  Job only = {0};
+  pool_wait(q, 0); /* never started: nothing to wait for */
+  pool_post(q, 1, job, &only);
+  pool_wait(q, 1);
+  CHECK_INT(only.runs, 1);
+  CHECK(!pthread_equal(only.ran_on, pthread_self()));
+  pool_free(q);
+
+  /* pool_each: 5 records on a pool of 2, then with no pool */
+  Job each[5] = {{0}};
+  q = pool_new(2, 0);
+  pool_each(q, 5, job, each, sizeof each[0]);
+  for (int i = 0; i < 5; i++) {
+    CHECK_INT(each[i].runs, 1);
+    CHECK(pthread_equal(each[i].ran_on, pthread_self()) == (i == 0 || i > 2));
+  }
+  pool_free(q);
+  Job alone[3] = {{0}};
+  pool_each(NULL, 3, job, alone, sizeof alone[0]);
+  for (int i = 0; i < 3; i++) CHECK(alone[i].runs == 1 && pthread_equal(alone[i].ran_on, pthread_self()));
 
   Pool *p = pool_new(2, 1 << 20);
   CHECK(p != NULL);
