@@ -176,6 +176,8 @@ static void build_display(Program *p, Err *err) {
     }
     p->disp[k] = d;
   }
+  p->int_line_cap = 0;
+  for (int k = 0; k < p->ndisp; k++) p->int_line_cap += p->disp[k].namelen + 3 + 24;
   /* Observed symbols: displayed globals plus those of the filter. */
   int fcap = count_prop_atoms(t->filter) + 1;
   const LitLoc **fl = arena_alloc(&p->arena, sizeof(LitLoc *) * (size_t)fcap);

@@ -48,6 +48,8 @@ typedef struct Program {
   /* Displayed locations, in output order (sorted as herd sorts them). */
   DispLoc *disp;
   int ndisp;
+  size_t int_line_cap;       /* bound on a state line of integers: each
+                                name, " =;" and 24 digits */
   /* Symbols whose final write is chosen (condition, locations, filter). */
   int *observed;
   int nobserved;

@@ -105,9 +105,7 @@ void herd_state(const Program *p, const Val *st, bool hexa, StrBuf *out) {
   if (ints) {
     /* the common line, printed by the hundred thousand: integers only,
      * written in place after one reservation */
-    size_t cap = 0;
-    for (int k = 0; k < p->ndisp; k++) cap += p->disp[k].namelen + 3 + 24;
-    sb_reserve(out, cap);
+    sb_reserve(out, p->int_line_cap);
     char *w = out->s + out->len;
     for (int k = 0; k < p->ndisp; k++) {
       if (k) *w++ = ' ';
