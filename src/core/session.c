@@ -249,7 +249,7 @@ static void graph_opts(const corral_options *o, DotOpts *d) {
  * the option is given). */
 static bool graph_dir(const corral_options *o) {
   for (int i = 0; i < o->ndisplay; i++)
-    if (!strcmp(o->display[i].key, "o")) return true;
+    if (dot_opt_is_dir(o->display[i].key)) return true;
   return false;
 }
 

@@ -58,6 +58,9 @@ typedef struct DotOpts {
 /* Check one picture option's argument ("graph", "cluster"); 0 or -1 with
  * a malloc'ed message. */
 int dot_opt_check(const char *key, const char *arg, char **msg);
+/* Whether option `key` names the directory graphs are written to (-o):
+ * the only one that makes a run write graphs at all. */
+bool dot_opt_is_dir(const char *key);
 /* Apply one picture option (already checked); false if key is not one. */
 bool dot_opt_apply(DotOpts *o, const char *key, const char *arg);
 void dot_opts_init(DotOpts *o);

@@ -150,12 +150,14 @@ static void push_names(char ***v, int *n, const char *list) {
   free(s);
 }
 
+bool dot_opt_is_dir(const char *key) { return !strcmp(key, "o"); }
+
 bool dot_opt_apply(DotOpts *o, const char *key, const char *arg) {
   bool b = false;
   double d = 0;
   if (is_bool_key(key)) parse_bool(arg, &b);
   if (is_number_key(key)) parse_number(arg, &d);
-  if (!strcmp(key, "o")) {
+  if (dot_opt_is_dir(key)) {
     free(o->dir);
     o->dir = xstrdup(arg);
   } else if (!strcmp(key, "graph")) o->layout = (DotLayout)word_index(layouts, arg);
