@@ -70,8 +70,22 @@ static bool c_alpha(char c) {
 }
 static bool c_digit(char c) { return c >= '0' && c <= '9'; }
 
-static const char *const puncts2[] = {"==", "!=", "<=", ">=", "&&", "||",
-                                      "->", "++", "--", "<<", ">>"};
+/* The length of the punctuator at s, given `avail` characters: 2 for
+ * == != <= >= && || -> ++ -- << >>, else 1. */
+static size_t punct_len(const char *s, size_t avail) {
+  if (avail < 2) return 1;
+  char b = s[1];
+  switch (s[0]) {
+  case '=': case '!': return b == '=' ? 2 : 1;
+  case '<': return b == '=' || b == '<' ? 2 : 1;
+  case '>': return b == '=' || b == '>' ? 2 : 1;
+  case '&': return b == '&' ? 2 : 1;
+  case '|': return b == '|' ? 2 : 1;
+  case '-': return b == '>' || b == '-' ? 2 : 1;
+  case '+': return b == '+' ? 2 : 1;
+  default: return 1;
+  }
+}
 
 /* Tokenise [start, end) of text; pos is the position of start. */
 static void c_lex(CParser *p, size_t start, size_t end, SrcPos pos) {
@@ -137,9 +151,7 @@ static void c_lex(CParser *p, size_t start, size_t end, SrcPos pos) {
       t.kind = CT_NUM;
     } else {
       t.kind = CT_PUNCT;
-      size_t n = 1;
-      for (size_t k = 0; k < ARRAY_LEN(puncts2); k++)
-        if (i + 1 < end && s[i] == puncts2[k][0] && s[i + 1] == puncts2[k][1]) n = 2;
+      size_t n = punct_len(s + i, end - i);
       if (!strchr("(){}[];,=*&|^+-/%<>!~?:.", s[i]))
         cfail(p, t.pos, "unexpected character '%c'", s[i]);
       t.s = arena_strndup(p->a, s + i, n);
