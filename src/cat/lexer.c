@@ -180,10 +180,11 @@ static const unsigned char kw_by_initial[26][6] = {
 };
 
 static TokKind keyword(const char *s, size_t n) {
-  if (s[0] < 'a' || s[0] > 'z') return T_ID;
+  if (n < 2 || s[0] < 'a' || s[0] > 'z') return T_ID; /* every keyword has two letters or more */
   for (const unsigned char *k = kw_by_initial[s[0] - 'a']; *k; k++) {
     const char *kw = spellings[*k];
-    if (strncmp(kw, s, n) == 0 && kw[n] == 0) return (TokKind)*k;
+    /* the second letter first: it tells most words from the row's keywords */
+    if (kw[1] == s[1] && strncmp(kw, s, n) == 0 && kw[n] == 0) return (TokKind)*k;
   }
   return T_ID;
 }
