@@ -221,9 +221,10 @@ const char *sb_cstr(StrBuf *b) {
 void intern_init(Interner *in) { memset(in, 0, sizeof *in); }
 
 void intern_free(Interner *in) {
-  for (int i = 0; i < in->count; i++) free(in->names[i]);
   free(in->names);
+  free(in->hashes);
   free(in->table);
+  arena_free(&in->text);
   memset(in, 0, sizeof *in);
 }
 
@@ -231,9 +232,7 @@ static void intern_rehash(Interner *in) {
   int nc = in->tcap ? in->tcap * 2 : 64;
   int *t = xcalloc((size_t)nc, sizeof(int));
   for (int id = 0; id < in->count; id++) {
-    const char *s = in->names[id];
-    uint64_t h = hash_bytes(s, strlen(s));
-    int i = (int)(h & (uint64_t)(nc - 1));
+    int i = (int)(in->hashes[id] & (uint64_t)(nc - 1));
     while (t[i]) i = (i + 1) & (nc - 1);
     t[i] = id + 1;
   }
@@ -242,17 +241,17 @@ static void intern_rehash(Interner *in) {
   in->tcap = nc;
 }
 
-static int intern_lookup(const Interner *in, const char *s, size_t n,
+static int intern_lookup(const Interner *in, const char *s, size_t n, uint64_t h,
                          int *slot) {
   if (!in->tcap) {
     *slot = -1;
     return -1;
   }
-  uint64_t h = hash_bytes(s, n);
   int i = (int)(h & (uint64_t)(in->tcap - 1));
   while (in->table[i]) {
-    const char *c = in->names[in->table[i] - 1];
-    if (strncmp(c, s, n) == 0 && c[n] == 0) return in->table[i] - 1;
+    int id = in->table[i] - 1;
+    const char *c = in->names[id];
+    if (in->hashes[id] == h && strncmp(c, s, n) == 0 && c[n] == 0) return id;
     i = (i + 1) & (in->tcap - 1);
   }
   *slot = i;
@@ -261,20 +260,20 @@ static int intern_lookup(const Interner *in, const char *s, size_t n,
 
 int intern_n(Interner *in, const char *s, size_t n) {
   int slot;
-  int id = intern_lookup(in, s, n, &slot);
+  uint64_t h = hash_bytes(s, n);
+  int id = intern_lookup(in, s, n, h, &slot);
   if (id >= 0) return id;
   if ((in->count + 1) * 2 > in->tcap) {
     intern_rehash(in);
-    intern_lookup(in, s, n, &slot);
+    intern_lookup(in, s, n, h, &slot);
   }
   if (in->count == in->cap) {
     in->cap = in->cap ? in->cap * 2 : 64;
     in->names = xrealloc(in->names, sizeof(char *) * (size_t)in->cap);
+    in->hashes = xrealloc(in->hashes, sizeof(uint64_t) * (size_t)in->cap);
   }
-  char *d = xmalloc(n + 1);
-  memcpy(d, s, n);
-  d[n] = 0;
-  in->names[in->count] = d;
+  in->names[in->count] = arena_strndup(&in->text, s, n);
+  in->hashes[in->count] = h;
   in->table[slot] = in->count + 1;
   return in->count++;
 }
@@ -283,7 +282,8 @@ int intern(Interner *in, const char *s) { return intern_n(in, s, strlen(s)); }
 
 int intern_find(const Interner *in, const char *s) {
   int slot;
-  return intern_lookup(in, s, strlen(s), &slot);
+  size_t n = strlen(s);
+  return intern_lookup(in, s, n, hash_bytes(s, n), &slot);
 }
 
 /* --------------------------------------------------------------- errors */

@@ -119,10 +119,13 @@ const char *sb_cstr(StrBuf *b); /* always NUL-terminated, never NULL */
 
 /* ---- interned names: equal strings get equal small integers ---- */
 typedef struct Interner {
-  char **names;      /* id -> string */
+  char **names;      /* id -> string (in text) */
+  uint64_t *hashes;  /* id -> its string's hash: compared before the
+                        text, and reused when the table grows */
   int count, cap;
   int *table;        /* open addressing: slot -> id+1, 0 = empty */
   int tcap;
+  Arena text;        /* the strings, one block for all */
 } Interner;
 
 void intern_init(Interner *in);
