@@ -194,12 +194,19 @@ void sb_putn(StrBuf *b, const char *s, size_t n) {
 void sb_putc(StrBuf *b, char c) { sb_putn(b, &c, 1); }
 void sb_puts(StrBuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
 
+/* Formatted straight into the free room, which is nearly always enough;
+ * only a longer text is formatted a second time, after the buffer grew. */
 void sb_vprintf(StrBuf *b, const char *fmt, va_list ap) {
   va_list ap2;
   va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  sb_reserve(b, (size_t)n);
-  vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap2);
+  sb_reserve(b, 63);
+  size_t room = b->cap - b->len;
+  int n = vsnprintf(b->s + b->len, room, fmt, ap);
+  if (n < 0) n = 0;
+  if ((size_t)n >= room) {
+    sb_reserve(b, (size_t)n);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap2);
+  }
   va_end(ap2);
   b->len += (size_t)n;
 }
