@@ -373,7 +373,6 @@ static corral_status simulate(const corral_options *o, const Test *t,
   eo.checkfilter = o->checkfilter;
   eo.max_candidates = o->maxcandidates;
   eo.timeout = o->timeout;
-  eo.jobs = o->jobs;
   eo.pool = pool;
   if (src) {
     eo.deadline = src->deadline;

@@ -713,7 +713,7 @@ static void run_structure(Engine *w, int nworkers, Shared *sh, Pool *pool) {
   split_work(sh, nworkers);
   long total = 1;
   for (int i = 0; i < sh->es->nreads && total < 4096; i++) total *= MAX(sh->ncands[i], 1);
-  int n = total < 64 ? 1 : MIN(nworkers, pool_size(pool) + 1); /* not worth threads */
+  int n = total < 64 ? 1 : nworkers; /* not worth threads */
   for (int i = 1; i < n; i++) pool_post(pool, i - 1, worker_thread, &w[i]);
   worker_begin(&w[0]);
   worker_items(&w[0]);
@@ -974,7 +974,7 @@ void outcome_free(Outcome *o) {
 void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
                 Outcome *out, Arena *out_arena, Err *err) {
   /* views come in enumeration order: one worker then */
-  const int nworkers = o->exec_sink ? 1 : o->jobs > 0 ? MIN(o->jobs, 64) : 1;
+  const int nworkers = o->exec_sink ? 1 : pool_size(o->pool) + 1;
   Shared sh;
   memset(&sh, 0, sizeof sh);
   if (pthread_getcpuclockid(pthread_self(), &sh.cpu_clock) != 0)
@@ -994,8 +994,7 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
   ThreadPaths *paths = xcalloc((size_t)p->nthreads + 1, sizeof(ThreadPaths));
   int *choice = xcalloc((size_t)p->nthreads + 1, sizeof(int));
   uint64_t structures = 0;
-  Pool *own = nworkers > 1 && !o->pool ? pool_new(nworkers - 1, ENGINE_STACK) : NULL;
-  Pool *pool = nworkers > 1 ? (o->pool ? o->pool : own) : NULL;
+  Pool *pool = nworkers > 1 ? o->pool : NULL;
 
   ErrJmp j;
   err_push(err, &j);
@@ -1043,7 +1042,6 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
     __atomic_store_n(&sh.stop, 1, __ATOMIC_RELAXED);
     for (int i = 0; i < pool_size(pool); i++) pool_wait(pool, i);
   }
-  pool_free(own);
   for (int i = 0; i < nworkers; i++) worker_free(&w[i]);
   free(w);
   free(wout);

@@ -51,9 +51,9 @@ typedef struct EngineOpts {
    * another thread may set to stop it (NULL: none). */
   double deadline;
   const int *cancel;
-  int jobs;                  /* worker threads for this test (<= 1: one) */
   /* The run's helpers (util/pool.h), with stacks of ENGINE_STACK, shared
-   * with the stages after the search; NULL: the engine makes its own. */
+   * with the stages after the search: the search runs on them and the
+   * calling thread (NULL: on the calling thread alone). */
   struct Pool *pool;
   /* Capture (RUN_CAPTURE: accepted executions with what the model shows)
    * or explain (RUN_EXPLAIN: also the rejected ones, with the failing
