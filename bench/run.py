@@ -173,6 +173,19 @@ def corpus_total(binary):
     print("\nPublic corpus: conform printed no total")
 
 
+def manifest():
+    """The corpus MANIFEST's rows: (suite, test path, options, herd7 ms)."""
+    corpus = os.path.join(SHARED, "conformance")
+    rows = []
+    with open(os.path.join(corpus, "MANIFEST.tsv")) as fh:
+        next(fh)
+        for line in fh:
+            cols = line.rstrip("\n").split("\t")
+            if len(cols) >= 5:
+                rows.append((cols[0], os.path.join(corpus, cols[1]), cols[2], int(cols[3])))
+    return rows
+
+
 def spawn_corpus(binaries, rows):
     """Each test as its own process of each binary in turn (so that a
     change in the machine's speed hits them alike), timed from posix_spawn
@@ -196,15 +209,9 @@ def corpus_per_process(binary):
     """The corpus one process per test, and a static do-nothing program
     run the same way: its total is what process creation and exit alone
     cost on this machine, the bound on any per-process ratio."""
-    corpus = os.path.join(SHARED, "conformance")
-    rows, herd = [], 0
-    with open(os.path.join(corpus, "MANIFEST.tsv")) as fh:
-        next(fh)
-        for line in fh:
-            cols = line.rstrip("\n").split("\t")
-            if len(cols) >= 5:
-                rows.append((cols[2], os.path.join(corpus, cols[1])))
-                herd += int(cols[3])
+    entries = manifest()
+    rows = [(opts, test) for _, test, opts, _ in entries]
+    herd = sum(ms for *_, ms in entries)
     with tempfile.TemporaryDirectory() as tmp:
         src, nop = os.path.join(tmp, "nop.c"), os.path.join(tmp, "nop")
         with open(src, "w") as fh:
@@ -238,24 +245,17 @@ def corpus_campaign(binary):
     """The corpus as a campaign: one corral process per set of options (as
     a kernel hacker runs a family of tests), -j 1, each list's output
     compared with the concatenation of the tests' .expected files."""
-    corpus = os.path.join(SHARED, "conformance")
     groups = {}
-    with open(os.path.join(corpus, "MANIFEST.tsv")) as fh:
-        next(fh)
-        for line in fh:
-            cols = line.rstrip("\n").split("\t")
-            if len(cols) < 5:
-                continue
-            # a name seen twice in one list is skipped, as herd7 does:
-            # such a test goes to the next list of the same options
-            k = 0
-            while (cols[2], k) in groups and test_name(os.path.join(corpus, cols[1])) in \
-                    groups[(cols[2], k)][1]:
-                k += 1
-            g = groups.setdefault((cols[2], k), ([], set(), [0]))
-            g[0].append(os.path.join(corpus, cols[1]))
-            g[1].add(test_name(os.path.join(corpus, cols[1])))
-            g[2][0] += int(cols[3])
+    for _, test, opts, ms in manifest():
+        # a name seen twice in one list is skipped, as herd7 does:
+        # such a test goes to the next list of the same options
+        name, k = test_name(test), 0
+        while (opts, k) in groups and name in groups[(opts, k)][1]:
+            k += 1
+        g = groups.setdefault((opts, k), ([], set(), [0]))
+        g[0].append(test)
+        g[1].add(name)
+        g[2][0] += ms
     total, herd, ntests, same = 0.0, 0, 0, 0
     with tempfile.TemporaryDirectory() as tmp:
         for i, ((opts, _), (paths, _, herd_ms)) in enumerate(groups.items()):
@@ -282,18 +282,12 @@ def corpus_campaign(binary):
 def campaigns(binary, reps=5):
     """Whole suites as campaigns, -j 1 against -j 2 (issue 9): the runs
     alternate, so that a change in the machine's load hits both."""
-    corpus = os.path.join(SHARED, "conformance")
     print("\nCampaigns: a suite's tests in one list, corral -j N OPTIONS @list "
           f"(median of {reps} alternating runs)")
     print(f"{'suite':14} {'tests':>6} {'-j1 s':>8} {'-j2 s':>8} {'x':>5}  all -j1 / -j2 runs")
     with tempfile.TemporaryDirectory() as tmp:
         for suite, opts in (("ppc", "-model ppc.cat"), ("riscv", "-model riscv.cat")):
-            paths = []
-            with open(os.path.join(corpus, "MANIFEST.tsv")) as fh:
-                for line in fh:
-                    cols = line.rstrip("\n").split("\t")
-                    if len(cols) >= 3 and cols[0] == suite and cols[2] == opts:
-                        paths.append(os.path.join(corpus, cols[1]))
+            paths = [test for s, test, o, _ in manifest() if s == suite and o == opts]
             lst = os.path.join(tmp, suite + ".list")
             with open(lst, "w") as fh:
                 fh.write("".join(p + "\n" for p in paths))
