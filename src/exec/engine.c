@@ -570,6 +570,14 @@ static void choose_rf(Engine *g, int i) {
 
 /* Candidate writes of each read: same location when both are known,
  * never the read itself nor a write iico-after it (-optace iico). */
+/* May events a and b access the same location?  Only two constant
+ * addresses of different symbols (or a constant non-address) say no. */
+static bool may_alias(const EventStructure *es, int a, int b) {
+  const SymNode *la = &es->nodes[es->ev[a].loc], *lb = &es->nodes[es->ev[b].loc];
+  return !(la->op == S_CONST && lb->op == S_CONST &&
+           !(la->k.kind == VAL_ADDR && lb->k.kind == VAL_ADDR && la->k.sym == lb->k.sym));
+}
+
 static void compute_candidates(Engine *g, Shared *sh, Arena *a) {
   const EventStructure *es = sh->es;
   sh->cands = ARENA_NEWN(a, int *, es->nreads + 1);
@@ -583,11 +591,7 @@ static void compute_candidates(Engine *g, Shared *sh, Arena *a) {
     const SymNode *lr = &es->nodes[es->ev[r].loc];
     for (int k = 0; k < es->nwrites; k++) {
       int w = es->writes[k];
-      if (w == r || rel_get(es->full, iico, r, w)) continue;
-      const SymNode *lw = &es->nodes[es->ev[w].loc];
-      if (lr->op == S_CONST && lw->op == S_CONST &&
-          !(lr->k.kind == VAL_ADDR && lw->k.kind == VAL_ADDR && lr->k.sym == lw->k.sym))
-        continue;
+      if (w == r || rel_get(es->full, iico, r, w) || !may_alias(es, r, w)) continue;
       sh->cands[i][sh->ncands[i]++] = w;
     }
     if (sh->ncands[i] == 0 && lr->op == S_CONST && lr->k.kind != VAL_ADDR)
@@ -663,6 +667,64 @@ static void worker_items(Engine *g) {
   g->busy_cpu += thread_cpu_now() - t0;
 }
 
+/* Sharing a structure's search costs the calling thread 0.1 to 0.2 ms
+ * (more for a process's first thread), a helper takes longer than that to
+ * run at full speed, and most tests' searches are shorter: sharing them
+ * made 465 of the 531 corpus tests that shared slower.  So the helpers are
+ * posted at once only when the structure has many candidates; otherwise
+ * the caller starts alone and posts them as soon as its first items show
+ * that the rest would take SHARE_AFTER seconds or more. */
+#define SHARE_AT_ONCE 1e6
+#define SHARE_AFTER 1e-3
+
+typedef struct Later {
+  Pool *pool;
+  Engine *w;      /* all workers; w[0] is the caller's */
+  int n;          /* workers the search may use */
+  int posted;     /* helpers posted: 0 or n - 1 */
+  long done;      /* items the caller finished before posting */
+  double t0;      /* when the caller finished its first item */
+} Later;
+
+static double wall_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* An upper bound on the structure's candidates, up to SHARE_AT_ONCE: rf
+ * choices times the coherence orders of writes that may share a location. */
+static double candidate_bound(const Shared *sh) {
+  const EventStructure *es = sh->es;
+  double n = 1;
+  for (int i = 0; i < es->nreads && n < SHARE_AT_ONCE; i++) n *= MAX(sh->ncands[i], 1);
+  for (int a = 0; a < es->nwrites && n < SHARE_AT_ONCE; a++) {
+    int k = 1; /* a, and the writes before it that it may be ordered with */
+    for (int b = 0; b < a; b++) k += may_alias(es, es->writes[a], es->writes[b]);
+    n *= k;
+  }
+  return n;
+}
+
+static void *worker_thread(void *arg);
+
+static void post_helpers(Later *l) {
+  for (int i = 1; i < l->n; i++) pool_post(l->pool, i - 1, worker_thread, &l->w[i]);
+  l->posted = l->n - 1;
+}
+
+/* After each of the caller's items, until the helpers are posted.  The
+ * first item is not timed: it pays for cold caches and fresh pages. */
+static void share_if_worth(Later *l, const Shared *sh) {
+  if (l->done++ == 0) {
+    l->t0 = wall_now();
+    return;
+  }
+  long left = sh->nitems - __atomic_load_n(&sh->next_item, __ATOMIC_RELAXED);
+  if (left > 0 && (wall_now() - l->t0) * (double)left >= SHARE_AFTER * (double)(l->done - 1))
+    post_helpers(l);
+}
+
 static void worker_items_run(Engine *g) {
   Shared *sh = g->sh;
   for (;;) {
@@ -673,6 +735,7 @@ static void worker_items_run(Engine *g) {
       k /= sh->ncands[i];
     }
     choose_rf(g, sh->prefix);
+    if (g->later && !g->later->posted) share_if_worth(g->later, sh);
   }
 }
 
@@ -713,12 +776,15 @@ static void run_structure(Engine *w, int nworkers, Shared *sh, Pool *pool) {
   split_work(sh, nworkers);
   long total = 1;
   for (int i = 0; i < sh->es->nreads && total < 4096; i++) total *= MAX(sh->ncands[i], 1);
-  int n = total < 64 ? 1 : nworkers; /* not worth threads */
-  for (int i = 1; i < n; i++) pool_post(pool, i - 1, worker_thread, &w[i]);
+  Later later = {pool, w, total < 64 ? 1 : nworkers, 0, 0, 0};
+  if (later.n > 1 && candidate_bound(sh) >= SHARE_AT_ONCE) post_helpers(&later);
   worker_begin(&w[0]);
+  w[0].later = later.n > 1 ? &later : NULL;
   worker_items(&w[0]);
-  for (int i = 1; i < n; i++) pool_wait(pool, i - 1);
-  for (int i = 1; i < n; i++)
+  w[0].later = NULL;
+  /* a helper that has not begun would find no items left */
+  for (int i = 1; i <= later.posted; i++) pool_withdraw(pool, i - 1);
+  for (int i = 1; i <= later.posted; i++)
     if (w[i].failed) {
       /* report the worker's error as the test's */
       Err *e = w[0].err;

@@ -92,6 +92,7 @@ typedef struct Engine {
   Err werr;
   bool failed;
   double busy_cpu; /* CPU seconds this worker spent on work items */
+  struct Later *later; /* the caller's worker: helpers it may still post */
 } Engine;
 
 /* engine.c */

@@ -23,6 +23,7 @@ typedef struct Helper {
   int posted;            /* fn is set (1) or not (0), read while spinning;
                             1 also once quit is set */
   bool quit;
+  bool running;          /* the helper has taken fn (under lock) */
   bool started;          /* the thread runs (set by the poster only) */
 } Helper;
 
@@ -68,10 +69,12 @@ static void *helper_main(void *arg) {
     }
     void *(*fn)(void *) = h->fn;
     void *a = h->arg;
+    h->running = true;
     pthread_mutex_unlock(&h->lock);
     fn(a);
     pthread_mutex_lock(&h->lock);
     h->fn = NULL;
+    h->running = false;
     __atomic_store_n(&h->posted, h->quit, __ATOMIC_RELAXED); /* a quit ends the next spin */
     pthread_cond_broadcast(&h->cond);
     pthread_mutex_unlock(&h->lock);
@@ -112,6 +115,21 @@ void pool_wait(Pool *p, int i) {
   pthread_mutex_lock(&h->lock);
   while (h->fn) pthread_cond_wait(&h->cond, &h->lock);
   pthread_mutex_unlock(&h->lock);
+}
+
+bool pool_withdraw(Pool *p, int i) {
+  Helper *h = &p->h[i];
+  if (!h->started) return false; /* its jobs ran in pool_post */
+  pthread_mutex_lock(&h->lock);
+  bool taken = h->fn && !h->running;
+  if (taken) {
+    h->fn = NULL;
+    __atomic_store_n(&h->posted, h->quit, __ATOMIC_RELAXED);
+    pthread_cond_broadcast(&h->cond);
+  }
+  pthread_mutex_unlock(&h->lock);
+  if (!taken) pool_wait(p, i);
+  return taken;
 }
 
 void pool_post(Pool *p, int i, void *(*fn)(void *), void *arg) {

@@ -16,6 +16,7 @@
 #ifndef CORRAL_POOL_H
 #define CORRAL_POOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct Pool Pool;
@@ -33,6 +34,11 @@ int pool_size(const Pool *p);
 void pool_post(Pool *p, int i, void *(*fn)(void *), void *arg);
 /* Returns when helper i has no job. */
 void pool_wait(Pool *p, int i);
+/* Takes back helper i's job if the helper has not begun it (true: it
+ * never runs), else waits for it like pool_wait (false).  For jobs that
+ * may find nothing left to do: the caller need not wait for a helper
+ * that is still being scheduled. */
+bool pool_withdraw(Pool *p, int i);
 /* fn on each of n records of `size` bytes from base: the first here, the
  * others on helpers 0, 1, ... (here too past the pool's size, or with no
  * pool).  Returns when all are done. */

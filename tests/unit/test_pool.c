@@ -5,7 +5,8 @@
  * it; jobs just past the spin (the helper asleep) still run; pool_free
  * waits for a job still running; helpers start with their first job
  * only; pool_each runs each record once, the first and those past the
- * pool's size on the caller.
+ * pool's size on the caller; a job taken back by pool_withdraw never
+ * runs, and one it could not take back has run when it returns.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -18,7 +19,8 @@ typedef struct Job {
   pthread_t ran_on;
   int runs;
   int sleep_ms;
-  int done; /* written last by the job */
+  int begun; /* written first by the job */
+  int done;  /* written last by the job */
 } Job;
 
 static void nap(int ms) {
@@ -28,6 +30,7 @@ static void nap(int ms) {
 
 static void *job(void *arg) {
   Job *j = arg;
+  __atomic_store_n(&j->begun, 1, __ATOMIC_RELEASE);
   if (j->sleep_ms) nap(j->sleep_ms);
   j->ran_on = pthread_self();
   j->runs++;
@@ -98,6 +101,29 @@ int main(void) {
   pool_post(p, 1, job, &late);
   pool_wait(p, 1);
   CHECK_INT(late.runs, 1);
+
+  /* pool_withdraw: a job taken back never runs; one the helper had begun
+   * has finished when it returns.  Fresh pools, where the helper's thread
+   * is still starting, give the first case; a running job the second. */
+  for (int r = 0; r < 50; r++) {
+    Pool *w = pool_new(1, 0);
+    Job a = {0};
+    pool_post(w, 0, job, &a);
+    bool taken = pool_withdraw(w, 0);
+    CHECK_INT(a.runs, taken ? 0 : 1);
+    Job b = {0}; /* the helper still takes jobs */
+    pool_post(w, 0, job, &b);
+    pool_wait(w, 0);
+    CHECK_INT(b.runs, 1);
+    pool_free(w);
+    CHECK_INT(a.runs, taken ? 0 : 1);
+  }
+  Job busy = {.sleep_ms = 20};
+  pool_post(p, 0, job, &busy);
+  while (!__atomic_load_n(&busy.begun, __ATOMIC_ACQUIRE)) nap(1);
+  CHECK(!pool_withdraw(p, 0));
+  CHECK_INT(__atomic_load_n(&busy.done, __ATOMIC_ACQUIRE), 1);
+  CHECK(!pool_withdraw(p, 0)); /* no job: nothing to take back */
 
   /* pool_free with a job still running waits for it */
   Job last = {.sleep_ms = 20};
