@@ -279,6 +279,8 @@ struct Run {
   int *scratch;        /* 3n ints for cycle search */
   int scratch_n;
   int call_depth;
+  int quiet;           /* inside try, show or explain: an error's message is
+                          dropped, so none is worth a costly hint */
   char *stack_base;    /* a stack address at the start of run_model */
   size_t stack_limit;  /* bytes of stack evaluation may use below it */
   int skip_with;       /* checks pruned by this CI_WITH already passed */

@@ -513,15 +513,19 @@ static void push_shown(Run *r, const char *name, const Value *v) {
 static void show_one(Run *r, const char *name, const CExpr *e, int nlocals, Frame *f) {
   ErrJmp j;
   int saved_level = r->level, saved_wm = r->wm, saved_busy = r->busy.len;
+  int saved_quiet = r->quiet;
   err_push(r->err, &j);
   if (setjmp(j.jb) == 0) {
+    r->quiet++;
     Value *v = eval_top_expr(r, e, nlocals, f);
+    r->quiet--;
     err_pop(r->err, &j);
     push_shown(r, name, v);
   } else {
     run_undo_busy(r, saved_busy);
     r->level = saved_level;
     r->wm = saved_wm;
+    r->quiet = saved_quiet;
   }
 }
 
@@ -679,6 +683,7 @@ void run_model(Run *r) {
   r->level = 0;
   r->wm = STAGE_ES;
   r->call_depth = 0;
+  r->quiet = 0;
   r->busy.len = 0;
   r->skip_with = -1;
   r->nshown = 0;
