@@ -360,6 +360,10 @@ bool run_slot_visible(const Run *r, int slot);
 void run_with(Run *r, int i, Value *set, uint64_t flags);
 /* prims.c */
 int prim_lookup(const char *name);  /* -1 if none */
+/* prim_lookup for every name of `in`: t[id] is the primitive or -1
+ * (count + 1 entries; free it). */
+int8_t *prim_table(const Interner *in);
+bool prim_is_different_values(int prim);
 Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos);
 Value *prim_linearisations(Run *r, Value *sv, Value *rv, SrcPos pos);
 const char *prim_name(int prim);
