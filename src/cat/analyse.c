@@ -373,6 +373,11 @@ static void find_prunable(CProg *p) {
 typedef struct Ann {
   CProg *p;
   int8_t *gdep;       /* per global slot: -1 unknown, -2 busy, 0/1 */
+  /* per global slot: its expression was annotated by global_dep without
+   * the optimistic answer for a busy slot, so with the values a later
+   * walk would use: that walk would change nothing and is skipped */
+  uint8_t *done;
+  bool optimistic;    /* the walk under way used the optimistic answer */
 } Ann;
 
 typedef struct NodeInfo {
@@ -454,14 +459,21 @@ static NodeInfo ann_expr(Ann *a, CExpr *e) {
 
 static bool global_dep(Ann *a, int t) {
   if (a->gdep[t] >= 0) return a->gdep[t];
-  if (a->gdep[t] == -2) return false; /* optimistic within a recursion */
+  if (a->gdep[t] == -2) { /* optimistic within a recursion */
+    a->optimistic = true;
+    return false;
+  }
   const CProg *p = a->p;
   bool d;
   if (p->global_kind[t] == GK_WITH) {
     d = true;
   } else if (p->global_expr[t]) {
     a->gdep[t] = -2;
+    bool outer = a->optimistic;
+    a->optimistic = false;
     d = ann_expr(a, p->global_expr[t]).dep;
+    a->done[t] = !a->optimistic;
+    a->optimistic |= outer;
   } else {
     d = false;
   }
@@ -474,8 +486,11 @@ static void ann_list(Ann *a, const CInsList *l) {
     CIns *ci = l->v[i];
     if (ci->e) ann_expr(a, ci->e);
     if (ci->when_e) ann_expr(a, ci->when_e);
-    for (int k = 0; k < ci->nslots; k++)
-      if (ci->slot_exprs && ci->slot_exprs[k]) ann_expr(a, ci->slot_exprs[k]);
+    for (int k = 0; k < ci->nslots; k++) {
+      CExpr *e = ci->slot_exprs ? ci->slot_exprs[k] : NULL;
+      int t = ci->is_local ? -1 : ci->slots[k];
+      if (e && !(t >= 0 && a->p->global_expr[t] == e && a->done[t])) ann_expr(a, e);
+    }
     ann_list(a, &ci->body);
     if (ci->proc) ann_list(a, &ci->proc->body);
     for (int k = 0; k < ci->nclauses; k++) ann_list(a, &ci->clauses[k].body);
@@ -483,11 +498,12 @@ static void ann_list(Ann *a, const CInsList *l) {
 }
 
 static void annotate(CProg *p) {
-  Ann a = {p, xmalloc((size_t)p->nglobals + 1)};
+  Ann a = {p, xmalloc((size_t)p->nglobals + 1), xcalloc((size_t)p->nglobals + 1, 1), false};
   memset(a.gdep, -1, (size_t)p->nglobals + 1);
   for (int t = 0; t < p->nglobals; t++) global_dep(&a, t);
   ann_list(&a, &p->top);
   free(a.gdep);
+  free(a.done);
 }
 
 /* ------------------------------------------------ let rec memo inputs */
