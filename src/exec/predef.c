@@ -6,7 +6,6 @@
  * stage it depends on: the structure (most of them), or the rf and final
  * write choice (rf, FW, pco, and loc / rmw when addresses are computed).
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "engine_int.h"
@@ -371,16 +370,23 @@ bool host_same_value(void *ctx, int e1, int e2) {
 static void bind_bell_tag(void *ctx, const char *tag) {
   Program *p = ctx;
   char buf[128];
-  snprintf(buf, sizeof buf, "%s", tag);
+  size_t n = strnlen(tag, sizeof buf - 1);
+  memcpy(buf, tag, n);
+  buf[n] = 0;
   if (buf[0] >= 'a' && buf[0] <= 'z') buf[0] = (char)(buf[0] - 'a' + 'A');
   if (tag_find(&p->tags, buf) < 0) tag_bit(&p->tags, arena_strdup(&p->arena, buf));
 }
 
-/* Name table: which names of the model are predefined for this test. */
-void predef_setup(Engine *g) {
+/* Name table: which names of the model are predefined for this test.
+ * Another worker's table (`like`) is the same: copied. */
+void predef_setup(Engine *g, const Engine *like) {
   const Interner *in = &cat_prog_names(g->prog)->in;
   g->nnames = in->count;
   g->pd_of_name = xcalloc((size_t)g->nnames + 1, sizeof(int));
+  if (like) {
+    memcpy(g->pd_of_name, like->pd_of_name, sizeof(int) * (size_t)g->nnames);
+    return;
+  }
   for (size_t i = 0; i < ARRAY_LEN(pd_names); i++) {
     int id = intern_find(in, pd_names[i].name);
     if (id >= 0) g->pd_of_name[id] = pd_names[i].pd;
