@@ -380,19 +380,15 @@ typedef struct Ann {
   bool optimistic;    /* the walk under way used the optimistic answer */
 } Ann;
 
-typedef struct NodeInfo {
-  bool dep, local, letrec;
-} NodeInfo;
+/* What a node's subtree mentions (bits of ann_expr's result). */
+enum { N_DEP = 1, N_LOCAL = 2, N_LETREC = 4 };
 
 static bool global_dep(Ann *a, int t);
 
-static NodeInfo ann_expr(Ann *a, CExpr *e);
+static unsigned ann_expr(Ann *a, CExpr *e);
 
-static void ann_merge(NodeInfo *x, NodeInfo y) {
-  x->dep |= y.dep;
-  x->local |= y.local;
-  x->letrec |= y.letrec;
-}
+/* ann_expr of an operand that may be absent */
+static inline unsigned ann_sub(Ann *a, CExpr *e) { return e ? ann_expr(a, e) : 0; }
 
 static bool cacheable_kind(int k) {
   switch (k) {
@@ -405,54 +401,51 @@ static bool cacheable_kind(int k) {
   }
 }
 
-static NodeInfo ann_expr(Ann *a, CExpr *e) {
-  NodeInfo n = {false, false, false};
-  if (!e) return n;
+static unsigned ann_expr(Ann *a, CExpr *e) {
+  unsigned n = 0;
   switch (e->kind) {
   case CV_LOCAL:
-    n.local = n.dep = true; /* unknown: assume the worst */
+    n = N_LOCAL | N_DEP; /* unknown: assume the worst */
     break;
   case CV_GLOBAL:
-    n.dep = global_dep(a, e->slot);
-    n.letrec = a->p->global_kind[e->slot] == GK_LETREC;
+    if (global_dep(a, e->slot)) n |= N_DEP;
+    if (a->p->global_kind[e->slot] == GK_LETREC) n |= N_LETREC;
     break;
   case E_FUN:
-    ann_merge(&n, ann_expr(a, e->fun->body));
-    n.local = true; /* a closure value: never cached */
+    n = ann_sub(a, e->fun->body) | N_LOCAL; /* a closure value: never cached */
     break;
   case E_LET:
   case E_LETREC:
-    for (int i = 0; i < e->nbinds; i++) ann_merge(&n, ann_expr(a, e->binds[i].e));
-    ann_merge(&n, ann_expr(a, e->a));
-    n.local = true;
+    for (int i = 0; i < e->nbinds; i++) n |= ann_sub(a, e->binds[i].e);
+    n |= ann_sub(a, e->a) | N_LOCAL;
     break;
   case E_IF:
     if (e->cond->kind != C_VARIANT) {
-      ann_merge(&n, ann_expr(a, e->cond->a));
-      ann_merge(&n, ann_expr(a, e->cond->b));
+      n |= ann_sub(a, e->cond->a);
+      n |= ann_sub(a, e->cond->b);
     }
-    ann_merge(&n, ann_expr(a, e->a));
-    ann_merge(&n, ann_expr(a, e->b));
+    n |= ann_sub(a, e->a);
+    n |= ann_sub(a, e->b);
     break;
   case E_MATCH_TAG:
-    ann_merge(&n, ann_expr(a, e->a));
-    for (int i = 0; i < e->nclauses; i++) ann_merge(&n, ann_expr(a, e->clauses[i].e));
-    ann_merge(&n, ann_expr(a, e->dflt));
+    n |= ann_sub(a, e->a);
+    for (int i = 0; i < e->nclauses; i++) n |= ann_sub(a, e->clauses[i].e);
+    n |= ann_sub(a, e->dflt);
     break;
   case E_MATCH_SET:
-    ann_merge(&n, ann_expr(a, e->a));
-    ann_merge(&n, ann_expr(a, e->e_empty));
-    ann_merge(&n, ann_expr(a, e->e_cons));
-    n.local = true;
+    n |= ann_sub(a, e->a);
+    n |= ann_sub(a, e->e_empty);
+    n |= ann_sub(a, e->e_cons);
+    n |= N_LOCAL;
     break;
   default:
-    for (int i = 0; i < e->nargs; i++) ann_merge(&n, ann_expr(a, e->args[i]));
-    ann_merge(&n, ann_expr(a, e->a));
-    ann_merge(&n, ann_expr(a, e->b));
+    for (int i = 0; i < e->nargs; i++) n |= ann_sub(a, e->args[i]);
+    n |= ann_sub(a, e->a);
+    n |= ann_sub(a, e->b);
     break;
   }
-  e->indep = !n.dep;
-  if (!n.local && !n.letrec && cacheable_kind(e->kind) && e->cache < 0)
+  e->indep = !(n & N_DEP);
+  if (!(n & (N_LOCAL | N_LETREC)) && e->cache < 0 && cacheable_kind(e->kind))
     e->cache = a->p->ncache++;
   return n;
 }
@@ -471,7 +464,7 @@ static bool global_dep(Ann *a, int t) {
     a->gdep[t] = -2;
     bool outer = a->optimistic;
     a->optimistic = false;
-    d = ann_expr(a, p->global_expr[t]).dep;
+    d = (ann_expr(a, p->global_expr[t]) & N_DEP) != 0;
     a->done[t] = !a->optimistic;
     a->optimistic |= outer;
   } else {
