@@ -542,6 +542,62 @@ static bool memo_inputs(const CIns *ci, const CExpr *e, const CExpr **in, int *n
   }
 }
 
+/* Does e read global slot t? */
+static bool mentions_slot(const CExpr *e, int t) {
+  if (!e) return false;
+  switch (e->kind) {
+  case CV_GLOBAL:
+    return e->slot == t;
+  case CV_LOCAL:
+  case CV_PREDEF:
+  case CV_TAGERR:
+  case CV_PRIM:
+    return false;
+  case CV_PROJ:
+    return mentions_slot(e->a, t);
+  case E_FUN:
+    return mentions_slot(e->fun->body, t);
+  case E_LET:
+  case E_LETREC:
+    for (int i = 0; i < e->nbinds; i++)
+      if (mentions_slot(e->binds[i].e, t)) return true;
+    return mentions_slot(e->a, t);
+  case E_IF:
+    if (e->cond->kind != C_VARIANT &&
+        (mentions_slot(e->cond->a, t) || mentions_slot(e->cond->b, t)))
+      return true;
+    return mentions_slot(e->a, t) || mentions_slot(e->b, t);
+  case E_MATCH_TAG:
+    for (int i = 0; i < e->nclauses; i++)
+      if (mentions_slot(e->clauses[i].e, t)) return true;
+    return mentions_slot(e->a, t) || mentions_slot(e->dflt, t);
+  case E_MATCH_SET:
+    return mentions_slot(e->a, t) || mentions_slot(e->e_empty, t) ||
+           mentions_slot(e->e_cons, t);
+  default:
+    for (int i = 0; i < e->nargs; i++)
+      if (mentions_slot(e->args[i], t)) return true;
+    return mentions_slot(e->a, t) || mentions_slot(e->b, t);
+  }
+}
+
+/* `x = a1 | ... | ak | x; x`, the ai not mentioning x (the last operand
+ * is the one that does, so the union of the others comes first whatever
+ * x is). */
+static bool is_plus_form(const CIns *ci) {
+  if (ci->nslots != 1 || ci->binds[0].is_fun || ci->slots[0] < 0 || ci->when_e) return false;
+  int t = ci->slots[0];
+  const CExpr *e = ci->slot_exprs[0];
+  if (e->kind != E_UNION || e->nargs < 2) return false;
+  const CExpr *last = e->args[e->nargs - 1];
+  if (last->kind != E_SEQ || last->nargs != 2) return false;
+  for (int i = 0; i < 2; i++)
+    if (last->args[i]->kind != CV_GLOBAL || last->args[i]->slot != t) return false;
+  for (int i = 0; i + 1 < e->nargs; i++)
+    if (mentions_slot(e->args[i], t)) return false;
+  return true;
+}
+
 static void find_letrec_memos(CProg *p) {
   enum { CAP = 32 };
   for (int i = 0; i < p->top.n; i++) {
@@ -549,6 +605,7 @@ static void find_letrec_memos(CProg *p) {
     ci->nmemo_in = -1;
     ci->check_slot = ci->kind == CI_CHECK ? p->ncheck_slots++ : -1;
     if (ci->kind != CI_LETREC || ci->is_local || ci->when_e) continue;
+    ci->plus_form = is_plus_form(ci);
     const CExpr *in[CAP];
     int n = 0;
     bool ok = true;

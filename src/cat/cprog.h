@@ -166,6 +166,9 @@ struct CIns {
    * nmemo_in = -1 when the group is not of that form. */
   const CExpr **memo_in;
   int nmemo_in;
+  /* Top-level `let rec x = a1 | ... | ak | x; x` with no ai mentioning x
+   * (analyse.c): its least fixpoint is (a1 | ... | ak)+. */
+  bool plus_form;
   /* CI_CHECK at top level: its slot of Run.check_cache (analyse.c), or -1 */
   int check_slot;
   /* CI_SHOW: names (interned) with the expressions shown under them */

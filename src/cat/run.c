@@ -371,6 +371,16 @@ static bool letrec_fix(Run *r, const CIns *ci) {
       Value *old = r->g[s].v;
       Frame *f = frame_new(r, ci->slot_nlocals[i], NULL);
       Value *nw = cat_eval(r, ci->slot_exprs[i], f);
+      if (ci->plus_form && nw->kind == V_REL) {
+        /* nw = a1 | ... | ak (x is empty): the fixpoint is its closure,
+         * reached by the iteration below after as many rounds; each round
+         * would read the same names, so the stage is already known */
+        Value *z = val_new_rel(r);
+        rel_copy(r->d, z->u.bits, nw->u.bits);
+        rel_closure(r->d, z->u.bits);
+        run_bind_global(r, s, z, r->wm);
+        break;
+      }
       if (val_compare(r, old, nw) != 0) changed = true;
       run_bind_global(r, s, nw, r->wm);
     }
