@@ -95,18 +95,22 @@ static uint64_t fp_expr(const CProg *p, const CExpr *e) {
   }
 }
 
-/* Fingerprints of the cross-product functions we recognise: the value of
- * `cross` in herd7's cross.cat, and `pick-one-each` in corral's cos.cat.
- * (Printed by CORRAL_FINGERPRINTS=1; see docs/DESIGN.md.) */
-static const uint64_t cross_fingerprints[] = {
-    0xa8f570e258b37a7aULL, /* cross.cat: cross */
-    0x0a451475bbe2006eULL, /* models/cos.cat: pick-one-each */
-};
-
-/* co_locs of herd7's cross.cat: (pco, wss) -> the set of
- * linearisations(ws, pco) for ws in wss. */
-static const uint64_t co_locs_fingerprints[] = {
-    0xee4e692fa73381afULL, /* cross.cat: co_locs */
+/* The functions we recognise, by fingerprint: the cross products of
+ * coherence orders (`cross` in herd7's cross.cat, `pick-one-each` in
+ * corral's cos.cat), and co_locs of cross.cat, (pco, wss) -> the set of
+ * linearisations(ws, pco) for ws in wss.  A fingerprint covers the
+ * function's frame size and the kind of the binding's expression, kept
+ * here too so that the other functions need no fingerprint.  (Printed,
+ * for every function, by CORRAL_FINGERPRINTS=1; see docs/DESIGN.md.) */
+static const struct {
+  uint64_t fp;
+  int nlocals;        /* of the fun */
+  int kind;           /* of the binding's expression */
+  int native;
+} known_functions[] = {
+    {0xa8f570e258b37a7aULL, 1, E_LETREC, NATIVE_CROSS},   /* cross.cat: cross */
+    {0x0a451475bbe2006eULL, 5, E_FUN, NATIVE_CROSS},      /* models/cos.cat: pick-one-each */
+    {0xee4e692fa73381afULL, 3, E_FUN, NATIVE_CO_LOCS},    /* cross.cat: co_locs */
 };
 
 /* The function a binding's expression evaluates to: the fun at the end of
@@ -116,21 +120,26 @@ static CFun *value_fun(CExpr *e) {
   return e && e->kind == E_FUN ? e->fun : NULL;
 }
 
+static bool known_shape(const CFun *f, const CExpr *e) {
+  for (size_t k = 0; k < ARRAY_LEN(known_functions); k++)
+    if (known_functions[k].nlocals == f->nlocals && known_functions[k].kind == e->kind)
+      return true;
+  return false;
+}
+
 static void recognise_functions(CProg *p) {
   bool show = getenv("CORRAL_FINGERPRINTS") != NULL;
   for (int s = 0; s < p->nglobals; s++) {
     CExpr *e = p->global_expr[s];
     CFun *f = value_fun(e);
-    if (!f) continue;
+    if (!f || (!show && !known_shape(f, e))) continue;
     uint64_t h = fp_expr(p, e);
     if (show)
       fprintf(stderr, "fingerprint %s 0x%016llxULL\n",
               p->global_name[s] >= 0 ? intern_name(&p->names->in, p->global_name[s]) : "_",
               (unsigned long long)h);
-    for (size_t k = 0; k < ARRAY_LEN(cross_fingerprints); k++)
-      if (cross_fingerprints[k] && h == cross_fingerprints[k]) f->native = NATIVE_CROSS;
-    for (size_t k = 0; k < ARRAY_LEN(co_locs_fingerprints); k++)
-      if (h == co_locs_fingerprints[k]) f->native = NATIVE_CO_LOCS;
+    for (size_t k = 0; k < ARRAY_LEN(known_functions); k++)
+      if (h == known_functions[k].fp) f->native = known_functions[k].native;
   }
 }
 
