@@ -239,14 +239,14 @@ typedef struct Closure {
   Frame *env;
 } Closure;
 
-typedef struct GSlot {
-  uint8_t state;
-  uint8_t stage;
+typedef struct GSlot {   /* (pointers first: 32 bytes, not 40) */
   Value *v;
   /* cache across candidates */
   Value *cached;
-  uint8_t cached_stage;
   uint64_t cached_gen;
+  uint8_t state;
+  uint8_t stage;
+  uint8_t cached_stage;
 } GSlot;
 
 /* A cached value of a closed expression (one that mentions no local). */
