@@ -95,18 +95,22 @@ static uint64_t fp_expr(const CProg *p, const CExpr *e) {
   }
 }
 
-/* Fingerprints of the cross-product functions we recognise: the value of
- * `cross` in herd7's cross.cat, and `pick-one-each` in corral's cos.cat.
- * (Printed by CORRAL_FINGERPRINTS=1; see docs/DESIGN.md.) */
-static const uint64_t cross_fingerprints[] = {
-    0xa8f570e258b37a7aULL, /* cross.cat: cross */
-    0x0a451475bbe2006eULL, /* models/cos.cat: pick-one-each */
-};
-
-/* co_locs of herd7's cross.cat: (pco, wss) -> the set of
- * linearisations(ws, pco) for ws in wss. */
-static const uint64_t co_locs_fingerprints[] = {
-    0xee4e692fa73381afULL, /* cross.cat: co_locs */
+/* The functions we recognise, by fingerprint: the cross products of
+ * coherence orders (`cross` in herd7's cross.cat, `pick-one-each` in
+ * corral's cos.cat), and co_locs of cross.cat, (pco, wss) -> the set of
+ * linearisations(ws, pco) for ws in wss.  A fingerprint covers the
+ * function's frame size and the kind of the binding's expression, kept
+ * here too so that the other functions need no fingerprint.  (Printed,
+ * for every function, by CORRAL_FINGERPRINTS=1; see docs/DESIGN.md.) */
+static const struct {
+  uint64_t fp;
+  int nlocals;        /* of the fun */
+  int kind;           /* of the binding's expression */
+  int native;
+} known_functions[] = {
+    {0xa8f570e258b37a7aULL, 1, E_LETREC, NATIVE_CROSS},   /* cross.cat: cross */
+    {0x0a451475bbe2006eULL, 5, E_FUN, NATIVE_CROSS},      /* models/cos.cat: pick-one-each */
+    {0xee4e692fa73381afULL, 3, E_FUN, NATIVE_CO_LOCS},    /* cross.cat: co_locs */
 };
 
 /* The function a binding's expression evaluates to: the fun at the end of
@@ -116,21 +120,26 @@ static CFun *value_fun(CExpr *e) {
   return e && e->kind == E_FUN ? e->fun : NULL;
 }
 
+static bool known_shape(const CFun *f, const CExpr *e) {
+  for (size_t k = 0; k < ARRAY_LEN(known_functions); k++)
+    if (known_functions[k].nlocals == f->nlocals && known_functions[k].kind == e->kind)
+      return true;
+  return false;
+}
+
 static void recognise_functions(CProg *p) {
   bool show = getenv("CORRAL_FINGERPRINTS") != NULL;
   for (int s = 0; s < p->nglobals; s++) {
     CExpr *e = p->global_expr[s];
     CFun *f = value_fun(e);
-    if (!f) continue;
+    if (!f || (!show && !known_shape(f, e))) continue;
     uint64_t h = fp_expr(p, e);
     if (show)
       fprintf(stderr, "fingerprint %s 0x%016llxULL\n",
               p->global_name[s] >= 0 ? intern_name(&p->names->in, p->global_name[s]) : "_",
               (unsigned long long)h);
-    for (size_t k = 0; k < ARRAY_LEN(cross_fingerprints); k++)
-      if (cross_fingerprints[k] && h == cross_fingerprints[k]) f->native = NATIVE_CROSS;
-    for (size_t k = 0; k < ARRAY_LEN(co_locs_fingerprints); k++)
-      if (h == co_locs_fingerprints[k]) f->native = NATIVE_CO_LOCS;
+    for (size_t k = 0; k < ARRAY_LEN(known_functions); k++)
+      if (h == known_functions[k].fp) f->native = known_functions[k].native;
   }
 }
 
@@ -373,21 +382,22 @@ static void find_prunable(CProg *p) {
 typedef struct Ann {
   CProg *p;
   int8_t *gdep;       /* per global slot: -1 unknown, -2 busy, 0/1 */
+  /* per global slot: its expression was annotated by global_dep without
+   * the optimistic answer for a busy slot, so with the values a later
+   * walk would use: that walk would change nothing and is skipped */
+  uint8_t *done;
+  bool optimistic;    /* the walk under way used the optimistic answer */
 } Ann;
 
-typedef struct NodeInfo {
-  bool dep, local, letrec;
-} NodeInfo;
+/* What a node's subtree mentions (bits of ann_expr's result). */
+enum { N_DEP = 1, N_LOCAL = 2, N_LETREC = 4 };
 
 static bool global_dep(Ann *a, int t);
 
-static NodeInfo ann_expr(Ann *a, CExpr *e);
+static unsigned ann_expr(Ann *a, CExpr *e);
 
-static void ann_merge(NodeInfo *x, NodeInfo y) {
-  x->dep |= y.dep;
-  x->local |= y.local;
-  x->letrec |= y.letrec;
-}
+/* ann_expr of an operand that may be absent */
+static inline unsigned ann_sub(Ann *a, CExpr *e) { return e ? ann_expr(a, e) : 0; }
 
 static bool cacheable_kind(int k) {
   switch (k) {
@@ -400,68 +410,72 @@ static bool cacheable_kind(int k) {
   }
 }
 
-static NodeInfo ann_expr(Ann *a, CExpr *e) {
-  NodeInfo n = {false, false, false};
-  if (!e) return n;
+static unsigned ann_expr(Ann *a, CExpr *e) {
+  unsigned n = 0;
   switch (e->kind) {
   case CV_LOCAL:
-    n.local = n.dep = true; /* unknown: assume the worst */
+    n = N_LOCAL | N_DEP; /* unknown: assume the worst */
     break;
   case CV_GLOBAL:
-    n.dep = global_dep(a, e->slot);
-    n.letrec = a->p->global_kind[e->slot] == GK_LETREC;
+    if (global_dep(a, e->slot)) n |= N_DEP;
+    if (a->p->global_kind[e->slot] == GK_LETREC) n |= N_LETREC;
     break;
   case E_FUN:
-    ann_merge(&n, ann_expr(a, e->fun->body));
-    n.local = true; /* a closure value: never cached */
+    n = ann_sub(a, e->fun->body) | N_LOCAL; /* a closure value: never cached */
     break;
   case E_LET:
   case E_LETREC:
-    for (int i = 0; i < e->nbinds; i++) ann_merge(&n, ann_expr(a, e->binds[i].e));
-    ann_merge(&n, ann_expr(a, e->a));
-    n.local = true;
+    for (int i = 0; i < e->nbinds; i++) n |= ann_sub(a, e->binds[i].e);
+    n |= ann_sub(a, e->a) | N_LOCAL;
     break;
   case E_IF:
     if (e->cond->kind != C_VARIANT) {
-      ann_merge(&n, ann_expr(a, e->cond->a));
-      ann_merge(&n, ann_expr(a, e->cond->b));
+      n |= ann_sub(a, e->cond->a);
+      n |= ann_sub(a, e->cond->b);
     }
-    ann_merge(&n, ann_expr(a, e->a));
-    ann_merge(&n, ann_expr(a, e->b));
+    n |= ann_sub(a, e->a);
+    n |= ann_sub(a, e->b);
     break;
   case E_MATCH_TAG:
-    ann_merge(&n, ann_expr(a, e->a));
-    for (int i = 0; i < e->nclauses; i++) ann_merge(&n, ann_expr(a, e->clauses[i].e));
-    ann_merge(&n, ann_expr(a, e->dflt));
+    n |= ann_sub(a, e->a);
+    for (int i = 0; i < e->nclauses; i++) n |= ann_sub(a, e->clauses[i].e);
+    n |= ann_sub(a, e->dflt);
     break;
   case E_MATCH_SET:
-    ann_merge(&n, ann_expr(a, e->a));
-    ann_merge(&n, ann_expr(a, e->e_empty));
-    ann_merge(&n, ann_expr(a, e->e_cons));
-    n.local = true;
+    n |= ann_sub(a, e->a);
+    n |= ann_sub(a, e->e_empty);
+    n |= ann_sub(a, e->e_cons);
+    n |= N_LOCAL;
     break;
   default:
-    for (int i = 0; i < e->nargs; i++) ann_merge(&n, ann_expr(a, e->args[i]));
-    ann_merge(&n, ann_expr(a, e->a));
-    ann_merge(&n, ann_expr(a, e->b));
+    for (int i = 0; i < e->nargs; i++) n |= ann_sub(a, e->args[i]);
+    n |= ann_sub(a, e->a);
+    n |= ann_sub(a, e->b);
     break;
   }
-  e->indep = !n.dep;
-  if (!n.local && !n.letrec && cacheable_kind(e->kind) && e->cache < 0)
+  e->indep = !(n & N_DEP);
+  if (!(n & (N_LOCAL | N_LETREC)) && e->cache < 0 && cacheable_kind(e->kind))
     e->cache = a->p->ncache++;
   return n;
 }
 
 static bool global_dep(Ann *a, int t) {
   if (a->gdep[t] >= 0) return a->gdep[t];
-  if (a->gdep[t] == -2) return false; /* optimistic within a recursion */
+  if (a->gdep[t] == -2) { /* optimistic within a recursion */
+    a->optimistic = true;
+    return false;
+  }
   const CProg *p = a->p;
   bool d;
   if (p->global_kind[t] == GK_WITH) {
     d = true;
   } else if (p->global_expr[t]) {
     a->gdep[t] = -2;
-    d = ann_expr(a, p->global_expr[t]).dep;
+    bool outer = a->optimistic;
+    a->optimistic = false;
+    d = (ann_expr(a, p->global_expr[t]) & N_DEP) != 0;
+    a->done[t] = !a->optimistic;
+    a->optimistic |= outer;
   } else {
     d = false;
   }
@@ -474,8 +488,11 @@ static void ann_list(Ann *a, const CInsList *l) {
     CIns *ci = l->v[i];
     if (ci->e) ann_expr(a, ci->e);
     if (ci->when_e) ann_expr(a, ci->when_e);
-    for (int k = 0; k < ci->nslots; k++)
-      if (ci->slot_exprs && ci->slot_exprs[k]) ann_expr(a, ci->slot_exprs[k]);
+    for (int k = 0; k < ci->nslots; k++) {
+      CExpr *e = ci->slot_exprs ? ci->slot_exprs[k] : NULL;
+      int t = ci->is_local ? -1 : ci->slots[k];
+      if (e && !(t >= 0 && a->p->global_expr[t] == e && a->done[t])) ann_expr(a, e);
+    }
     ann_list(a, &ci->body);
     if (ci->proc) ann_list(a, &ci->proc->body);
     for (int k = 0; k < ci->nclauses; k++) ann_list(a, &ci->clauses[k].body);
@@ -483,11 +500,12 @@ static void ann_list(Ann *a, const CInsList *l) {
 }
 
 static void annotate(CProg *p) {
-  Ann a = {p, xmalloc((size_t)p->nglobals + 1)};
+  Ann a = {p, xmalloc((size_t)p->nglobals + 1), xcalloc((size_t)p->nglobals + 1, 1), false};
   memset(a.gdep, -1, (size_t)p->nglobals + 1);
   for (int t = 0; t < p->nglobals; t++) global_dep(&a, t);
   ann_list(&a, &p->top);
   free(a.gdep);
+  free(a.done);
 }
 
 /* ------------------------------------------------ let rec memo inputs */
@@ -533,6 +551,62 @@ static bool memo_inputs(const CIns *ci, const CExpr *e, const CExpr **in, int *n
   }
 }
 
+/* Does e read global slot t? */
+static bool mentions_slot(const CExpr *e, int t) {
+  if (!e) return false;
+  switch (e->kind) {
+  case CV_GLOBAL:
+    return e->slot == t;
+  case CV_LOCAL:
+  case CV_PREDEF:
+  case CV_TAGERR:
+  case CV_PRIM:
+    return false;
+  case CV_PROJ:
+    return mentions_slot(e->a, t);
+  case E_FUN:
+    return mentions_slot(e->fun->body, t);
+  case E_LET:
+  case E_LETREC:
+    for (int i = 0; i < e->nbinds; i++)
+      if (mentions_slot(e->binds[i].e, t)) return true;
+    return mentions_slot(e->a, t);
+  case E_IF:
+    if (e->cond->kind != C_VARIANT &&
+        (mentions_slot(e->cond->a, t) || mentions_slot(e->cond->b, t)))
+      return true;
+    return mentions_slot(e->a, t) || mentions_slot(e->b, t);
+  case E_MATCH_TAG:
+    for (int i = 0; i < e->nclauses; i++)
+      if (mentions_slot(e->clauses[i].e, t)) return true;
+    return mentions_slot(e->a, t) || mentions_slot(e->dflt, t);
+  case E_MATCH_SET:
+    return mentions_slot(e->a, t) || mentions_slot(e->e_empty, t) ||
+           mentions_slot(e->e_cons, t);
+  default:
+    for (int i = 0; i < e->nargs; i++)
+      if (mentions_slot(e->args[i], t)) return true;
+    return mentions_slot(e->a, t) || mentions_slot(e->b, t);
+  }
+}
+
+/* `x = a1 | ... | ak | x; x`, the ai not mentioning x (the last operand
+ * is the one that does, so the union of the others comes first whatever
+ * x is). */
+static bool is_plus_form(const CIns *ci) {
+  if (ci->nslots != 1 || ci->binds[0].is_fun || ci->slots[0] < 0 || ci->when_e) return false;
+  int t = ci->slots[0];
+  const CExpr *e = ci->slot_exprs[0];
+  if (e->kind != E_UNION || e->nargs < 2) return false;
+  const CExpr *last = e->args[e->nargs - 1];
+  if (last->kind != E_SEQ || last->nargs != 2) return false;
+  for (int i = 0; i < 2; i++)
+    if (last->args[i]->kind != CV_GLOBAL || last->args[i]->slot != t) return false;
+  for (int i = 0; i + 1 < e->nargs; i++)
+    if (mentions_slot(e->args[i], t)) return false;
+  return true;
+}
+
 static void find_letrec_memos(CProg *p) {
   enum { CAP = 32 };
   for (int i = 0; i < p->top.n; i++) {
@@ -540,6 +614,7 @@ static void find_letrec_memos(CProg *p) {
     ci->nmemo_in = -1;
     ci->check_slot = ci->kind == CI_CHECK ? p->ncheck_slots++ : -1;
     if (ci->kind != CI_LETREC || ci->is_local || ci->when_e) continue;
+    ci->plus_form = is_plus_form(ci);
     const CExpr *in[CAP];
     int n = 0;
     bool ok = true;

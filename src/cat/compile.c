@@ -63,6 +63,8 @@ typedef struct Comp {
   VEC(const char *) flags;
   VEC(int) annot_kinds;
   VEC(int) annot_enums;
+  int8_t *prim_of;      /* name -> primitive or -1 (prim_table) */
+  int nnames;           /* names prim_of covers */
   int fork_depth;
   int include_depth;
   int in_bell;          /* compiling the bell file: checks are ignored */
@@ -279,16 +281,14 @@ static CExpr *cexpr(Comp *c, const Expr *e, Scope *s) {
   CExpr *x;
   switch (e->kind) {
   case E_VAR:
-    if (e->name >= 0) {
-      int p = -1;
+    if (e->name >= 0 && e->name < c->nnames && c->prim_of[e->name] >= 0) {
+      int p = c->prim_of[e->name];
       int slot, depth;
-      if (!scope_lookup(s, e->name, &slot, &depth) &&
-          global_lookup(c, e->name) < 0 &&
-          (p = prim_lookup(nm(c, e->name))) >= 0) {
+      if (!scope_lookup(s, e->name, &slot, &depth) && global_lookup(c, e->name) < 0) {
         x = cnode(c, e, CV_PRIM);
         x->name = e->name;
         x->slot = p;
-        if (!strcmp(nm(c, e->name), "different-values")) c->p->uses_values = true;
+        if (prim_is_different_values(p)) c->p->uses_values = true;
         return x;
       }
     }
@@ -734,6 +734,7 @@ static void comp_free(Comp *c) {
   vec_free(c->flags);
   vec_free(c->annot_kinds);
   vec_free(c->annot_enums);
+  free(c->prim_of);
 }
 
 CProg *cat_compile(CatModel *m, const CatConfig *cfg, Err *err) {
@@ -748,6 +749,8 @@ CProg *cat_compile(CatModel *m, const CatConfig *cfg, Err *err) {
   c.cfg = cfg;
   c.err = err;
   c.a = &p->arena;
+  c.prim_of = prim_table(&m->names.in);
+  c.nnames = m->names.in.count;
   vec_push(c.flags, "*undef*");
   /* on the heap: a compile error jumps back here and must free it */
   InsVec *top = xcalloc(1, sizeof *top);

@@ -166,6 +166,9 @@ struct CIns {
    * nmemo_in = -1 when the group is not of that form. */
   const CExpr **memo_in;
   int nmemo_in;
+  /* Top-level `let rec x = a1 | ... | ak | x; x` with no ai mentioning x
+   * (analyse.c): its least fixpoint is (a1 | ... | ak)+. */
+  bool plus_form;
   /* CI_CHECK at top level: its slot of Run.check_cache (analyse.c), or -1 */
   int check_slot;
   /* CI_SHOW: names (interned) with the expressions shown under them */
@@ -236,14 +239,14 @@ typedef struct Closure {
   Frame *env;
 } Closure;
 
-typedef struct GSlot {
-  uint8_t state;
-  uint8_t stage;
+typedef struct GSlot {   /* (pointers first: 32 bytes, not 40) */
   Value *v;
   /* cache across candidates */
   Value *cached;
-  uint8_t cached_stage;
   uint64_t cached_gen;
+  uint8_t state;
+  uint8_t stage;
+  uint8_t cached_stage;
 } GSlot;
 
 /* A cached value of a closed expression (one that mentions no local). */
@@ -279,6 +282,8 @@ struct Run {
   int *scratch;        /* 3n ints for cycle search */
   int scratch_n;
   int call_depth;
+  int quiet;           /* inside try, show or explain: an error's message is
+                          dropped, so none is worth a costly hint */
   char *stack_base;    /* a stack address at the start of run_model */
   size_t stack_limit;  /* bytes of stack evaluation may use below it */
   int skip_with;       /* checks pruned by this CI_WITH already passed */
@@ -358,6 +363,10 @@ bool run_slot_visible(const Run *r, int slot);
 void run_with(Run *r, int i, Value *set, uint64_t flags);
 /* prims.c */
 int prim_lookup(const char *name);  /* -1 if none */
+/* prim_lookup for every name of `in`: t[id] is the primitive or -1
+ * (count + 1 entries; free it). */
+int8_t *prim_table(const Interner *in);
+bool prim_is_different_values(int prim);
 Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos);
 Value *prim_linearisations(Run *r, Value *sv, Value *rv, SrcPos pos);
 const char *prim_name(int prim);

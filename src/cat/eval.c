@@ -731,7 +731,7 @@ Value *predef_lookup(Run *r, int name, SrcPos pos, bool *found) {
       *found = false;
       return NULL;
     }
-    const char *hint = suggest_name(r, name);
+    const char *hint = r->quiet ? NULL : suggest_name(r, name);
     if (hint) cat_error(r, pos, "unbound var: %s (did you mean '%s'?)", name_of(r, name), hint);
     cat_error(r, pos, "unbound var: %s", name_of(r, name));
   }
@@ -787,10 +787,12 @@ void run_undo_busy(Run *r, int saved_busy) {
 static Value *eval_try(Run *r, const CExpr *e, Frame *f) {
   ErrJmp j;
   int saved_level = r->level, saved_wm = r->wm, saved_depth = r->call_depth;
-  int saved_busy = r->busy.len;
+  int saved_busy = r->busy.len, saved_quiet = r->quiet;
   err_push(r->err, &j);
   if (setjmp(j.jb) == 0) {
+    r->quiet++;
     Value *v = cat_eval(r, e->a, f);
+    r->quiet--;
     err_pop(r->err, &j);
     return v;
   }
@@ -798,6 +800,7 @@ static Value *eval_try(Run *r, const CExpr *e, Frame *f) {
   r->level = saved_level;
   r->wm = saved_wm;
   r->call_depth = saved_depth;
+  r->quiet = saved_quiet;
   return cat_eval(r, e->b, f);
 }
 

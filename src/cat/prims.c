@@ -54,6 +54,18 @@ int prim_lookup(const char *name) {
   return -1;
 }
 
+int8_t *prim_table(const Interner *in) {
+  int8_t *t = xmalloc((size_t)in->count + 1);
+  memset(t, -1, (size_t)in->count + 1);
+  for (int i = 0; i < P_COUNT; i++) {
+    int id = intern_find(in, prim_names[i]);
+    if (id >= 0) t[id] = (int8_t)i;
+  }
+  return t;
+}
+
+bool prim_is_different_values(int prim) { return prim == P_DIFFERENT_VALUES; }
+
 const char *prim_name(int p) { return p >= 0 && p < P_COUNT ? prim_names[p] : "?"; }
 
 static Value *args2(Run *r, Value *arg, int i, SrcPos pos) {

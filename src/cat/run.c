@@ -371,6 +371,16 @@ static bool letrec_fix(Run *r, const CIns *ci) {
       Value *old = r->g[s].v;
       Frame *f = frame_new(r, ci->slot_nlocals[i], NULL);
       Value *nw = cat_eval(r, ci->slot_exprs[i], f);
+      if (ci->plus_form && nw->kind == V_REL) {
+        /* nw = a1 | ... | ak (x is empty): the fixpoint is its closure,
+         * reached by the iteration below after as many rounds; each round
+         * would read the same names, so the stage is already known */
+        Value *z = val_new_rel(r);
+        rel_copy(r->d, z->u.bits, nw->u.bits);
+        rel_closure(r->d, z->u.bits);
+        run_bind_global(r, s, z, r->wm);
+        break;
+      }
       if (val_compare(r, old, nw) != 0) changed = true;
       run_bind_global(r, s, nw, r->wm);
     }
@@ -513,15 +523,19 @@ static void push_shown(Run *r, const char *name, const Value *v) {
 static void show_one(Run *r, const char *name, const CExpr *e, int nlocals, Frame *f) {
   ErrJmp j;
   int saved_level = r->level, saved_wm = r->wm, saved_busy = r->busy.len;
+  int saved_quiet = r->quiet;
   err_push(r->err, &j);
   if (setjmp(j.jb) == 0) {
+    r->quiet++;
     Value *v = eval_top_expr(r, e, nlocals, f);
+    r->quiet--;
     err_pop(r->err, &j);
     push_shown(r, name, v);
   } else {
     run_undo_busy(r, saved_busy);
     r->level = saved_level;
     r->wm = saved_wm;
+    r->quiet = saved_quiet;
   }
 }
 
@@ -679,6 +693,7 @@ void run_model(Run *r) {
   r->level = 0;
   r->wm = STAGE_ES;
   r->call_depth = 0;
+  r->quiet = 0;
   r->busy.len = 0;
   r->skip_with = -1;
   r->nshown = 0;

@@ -374,16 +374,19 @@ static void witness_of(Wit *w, const CatFailure *f, const CExpr *e, CatWitness *
 static bool guarded(Run *r, void (*fn)(void *), void *ctx) {
   ErrJmp j;
   int saved_level = r->level, saved_wm = r->wm, saved_depth = r->call_depth;
-  int saved_busy = r->busy.len;
+  int saved_busy = r->busy.len, saved_quiet = r->quiet;
   volatile bool ok = true;
   err_push(r->err, &j);
   if (setjmp(j.jb) == 0) {
+    r->quiet++;
     fn(ctx);
+    r->quiet--;
     err_pop(r->err, &j);
   } else {
     run_undo_busy(r, saved_busy);
     r->level = saved_level;
     r->call_depth = saved_depth;
+    r->quiet = saved_quiet;
     ok = false;
   }
   r->wm = saved_wm;

@@ -105,7 +105,7 @@ void mixed_check_writes(Engine *g, const EventStructure *es); /* raises for what
 void mixed_same_access(const EventStructure *es, Dim d, Word *bits);
 
 /* predef.c */
-void predef_setup(Engine *g);
+void predef_setup(Engine *g, const Engine *like);
 /* Drop the cached names of this stage and the later ones (STAGE_ES: a new
  * structure, STAGE_RF: a new rf choice, STAGE_FW: new final writes). */
 void predef_reset(Engine *g, int stage);

@@ -6,7 +6,6 @@
  * stage it depends on: the structure (most of them), or the rf and final
  * write choice (rf, FW, pco, and loc / rmw when addresses are computed).
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "engine_int.h"
@@ -221,6 +220,18 @@ static Value *loc_rel(Engine *g, int stage) {
   return wrap_rel(g, stage, bits);
 }
 
+/* The model's events by thread: nthreads + 1 sets of d.w words, the
+ * initial writes (thread -1) first. */
+static const Word *thread_sets(Engine *g, int stage) {
+  Dim d = model_dim(g);
+  const EventStructure *es = g->es;
+  Word *m = arena_zalloc(run_arena(g->run, stage),
+                         sizeof(Word) * (size_t)(es->nthreads + 1) * (size_t)d.w);
+  for (int i = 0; i < d.n; i++)
+    bit_set(m + (size_t)(es->ev[i].thread + 1) * (size_t)d.w, i);
+  return m;
+}
+
 static Value *compute_pd(Engine *g, int pd, int stage) {
   const EventStructure *es = g->es;
   Dim d = model_dim(g);
@@ -253,14 +264,17 @@ static Value *compute_pd(Engine *g, int pd, int stage) {
     return loc_rel(g, stage);
   case PD_INT:
   case PD_EXT: {
+    /* int: same thread (not the initial writes); ext: another thread.
+     * Row i is the set of i's thread, or its complement. */
     Word *bits = new_rel(g, stage);
-    for (int i = 0; i < d.n; i++)
-      for (int j = 0; j < d.n; j++) {
-        const Event *a = &es->ev[i], *b = &es->ev[j];
-        bool same = a->thread == b->thread;
-        bool in = pd == PD_INT ? same && a->thread >= 0 : !same;
-        if (in) rel_set(d, bits, i, j);
-      }
+    const Word *mine = thread_sets(g, stage);
+    Word *all = arena_alloc(run_arena(g->run, stage), sizeof(Word) * (size_t)d.w);
+    set_fill(d, all);
+    for (int i = 0; i < d.n; i++) {
+      const Word *t = mine + (size_t)(es->ev[i].thread + 1) * (size_t)d.w;
+      if (pd == PD_EXT) set_andnot(d, rel_row(d, bits, i), all, t);
+      else if (es->ev[i].thread >= 0) set_copy(d, rel_row(d, bits, i), t);
+    }
     return wrap_rel(g, stage, bits);
   }
   case PD_PO:
@@ -320,13 +334,17 @@ static Value *compute_pd(Engine *g, int pd, int stage) {
   case PD_SAME_INSTANCE:
   case PD_SAME_STATIC: {
     Word *bits = new_rel(g, stage);
-    for (int i = 0; i < d.n; i++)
-      for (int j = 0; j < d.n; j++) {
-        const Event *a = &es->ev[i], *b = &es->ev[j];
-        if (a->thread < 0 || a->thread != b->thread) continue;
+    const Word *mine = thread_sets(g, stage);
+    for (int i = 0; i < d.n; i++) {
+      const Event *a = &es->ev[i];
+      if (a->thread < 0) continue;
+      const Word *t = mine + (size_t)(a->thread + 1) * (size_t)d.w;
+      for (int j = set_next(d, t, 0); j >= 0; j = set_next(d, t, j + 1)) {
+        const Event *b = &es->ev[j];
         if (pd == PD_SAME_INSTANCE ? a->inst == b->inst : a->code_index == b->code_index)
           rel_set(d, bits, i, j);
       }
+    }
     return wrap_rel(g, stage, bits);
   }
   default:
@@ -371,16 +389,23 @@ bool host_same_value(void *ctx, int e1, int e2) {
 static void bind_bell_tag(void *ctx, const char *tag) {
   Program *p = ctx;
   char buf[128];
-  snprintf(buf, sizeof buf, "%s", tag);
+  size_t n = strnlen(tag, sizeof buf - 1);
+  memcpy(buf, tag, n);
+  buf[n] = 0;
   if (buf[0] >= 'a' && buf[0] <= 'z') buf[0] = (char)(buf[0] - 'a' + 'A');
   if (tag_find(&p->tags, buf) < 0) tag_bit(&p->tags, arena_strdup(&p->arena, buf));
 }
 
-/* Name table: which names of the model are predefined for this test. */
-void predef_setup(Engine *g) {
+/* Name table: which names of the model are predefined for this test.
+ * Another worker's table (`like`) is the same: copied. */
+void predef_setup(Engine *g, const Engine *like) {
   const Interner *in = &cat_prog_names(g->prog)->in;
   g->nnames = in->count;
   g->pd_of_name = xcalloc((size_t)g->nnames + 1, sizeof(int));
+  if (like) {
+    memcpy(g->pd_of_name, like->pd_of_name, sizeof(int) * (size_t)g->nnames);
+    return;
+  }
   for (size_t i = 0; i < ARRAY_LEN(pd_names); i++) {
     int id = intern_find(in, pd_names[i].name);
     if (id >= 0) g->pd_of_name[id] = pd_names[i].pd;
