@@ -80,11 +80,18 @@ void *lit_grow(Arena *a, void *data, int len, int *cap, size_t elem) {
 
 void lit_print_loc_hash(const LitLoc *l, StrBuf *out) {
   switch (l->kind) {
-  case LOC_REG: sb_printf(out, "%d:%s", l->thread, l->reg); break;
+  case LOC_REG:
+    sb_put_int(out, l->thread);
+    sb_putc(out, ':');
+    sb_puts(out, l->reg);
+    break;
   case LOC_SYMREG: sb_puts(out, l->reg); break;
   case LOC_GLOBAL: sb_puts(out, l->sym); break;
   case LOC_CELL:
-    sb_printf(out, "%s[%lld]", l->sym, (long long)l->index);
+    sb_puts(out, l->sym);
+    sb_putc(out, '[');
+    sb_put_int(out, l->index);
+    sb_putc(out, ']');
     break;
   }
 }

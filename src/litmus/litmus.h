@@ -202,6 +202,10 @@ typedef struct Test {
   Quant quant;
   Prop *cond;            /* P_TRUE when has_cond is false */
   SrcPos cond_pos;
+  /* The hash's digest (hash.c), "" until first computed: it is asked for
+   * by the session and again by the printers.  Filled through a const
+   * Test, by the one thread that handles the test. */
+  char digest[33];
 } Test;
 
 /* Parse a litmus file.  Returns NULL on error, with the error in err
