@@ -242,6 +242,9 @@ void asm_expect(AsmScan *s, char punct) {
 }
 
 bool asm_upper_or_lower(const char *upper, const char *s, size_t n) {
+  /* the first byte first: X86 looks mnemonics up in a table this way */
+  char u0 = upper[0], l0 = (char)(u0 >= 'A' && u0 <= 'Z' ? u0 - 'A' + 'a' : u0);
+  if (n > 0 && s[0] != u0 && s[0] != l0) return false;
   if (strlen(upper) != n) return false;
   bool up = true, low = true;
   for (size_t i = 0; i < n; i++) {
@@ -253,8 +256,7 @@ bool asm_upper_or_lower(const char *upper, const char *s, size_t n) {
 }
 
 bool asm_is_name(const AsmScan *s, const char *name) {
-  return s->tok.kind == AT_NAME && strlen(name) == s->tok.len &&
-         memcmp(s->tok.s, name, s->tok.len) == 0;
+  return s->tok.kind == AT_NAME && lit_word_is(name, s->tok.s, s->tok.len);
 }
 
 char *asm_tok_str(const AsmScan *s) {

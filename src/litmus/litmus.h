@@ -13,6 +13,8 @@
 
 #include "../util/util.h"
 
+#include <string.h>
+
 typedef enum Arch {
   ARCH_X86,
   ARCH_X86_64,
@@ -272,6 +274,14 @@ void *lit_reserve(Arena *a, void *data, int len, int *cap, int want, size_t elem
   } while (0)
 
 /* Shared by the parsers of the state sections and of the instructions. */
+
+/* Whether the n bytes at s (no NUL among them) spell exactly the string
+ * w.  The front ends look words up in tables this way, hundreds of times
+ * a test: the first byte is compared before anything else. */
+static inline bool lit_word_is(const char *w, const char *s, size_t n) {
+  if (n == 0) return w[0] == 0;
+  return w[0] == s[0] && strncmp(w, s, n) == 0 && w[n] == 0;
+}
 
 /* Parse an integer literal: optional '-', then decimal digits or 0x/0X and
  * hex digits, the whole of [s, s+n).  Values up to 2^64-1 are accepted and

@@ -28,8 +28,8 @@ static int lookup_reg(const char *s, size_t n) {
   const char *b = dollar ? s + 1 : s;
   size_t bn = dollar ? n - 1 : n;
   for (int i = 0; i < 36; i++) {
-    if (strlen(abi_names[i]) == bn && memcmp(abi_names[i], b, bn) == 0) return i;
-    if (dollar && i < 32 && strlen(printed[i]) == n && memcmp(printed[i], s, n) == 0)
+    if (lit_word_is(abi_names[i], b, bn)) return i;
+    if (dollar && i < 32 && lit_word_is(printed[i], s, n))
       return i;
   }
   return -1;

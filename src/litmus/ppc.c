@@ -137,7 +137,7 @@ static const struct Mnemo *find_mnemo(const AsmScan *s, uint32_t *flags) {
   for (int pass = 0; pass < 2; pass++) {
     for (size_t i = 0; i < ARRAY_LEN(mnemos); i++) {
       const struct Mnemo *m = &mnemos[i];
-      if (strlen(m->name) == n && memcmp(m->name, p, n) == 0 &&
+      if (lit_word_is(m->name, p, n) &&
           (pass == 0 || m->dot))
         return m;
     }

@@ -26,8 +26,7 @@ static const char *const x_names[RISCV_NREGS] = {
 
 static int lookup_reg(const char *s, size_t n) {
   for (int i = 0; i < 32; i++) {
-    if (strlen(x_names[i]) == n && memcmp(x_names[i], s, n) == 0) return i;
-    if (strlen(abi_names[i]) == n && memcmp(abi_names[i], s, n) == 0) return i;
+    if (lit_word_is(x_names[i], s, n) || lit_word_is(abi_names[i], s, n)) return i;
   }
   if (n == 2 && memcmp(s, "fp", 2) == 0) return 8;
   return -1;
@@ -89,7 +88,7 @@ static const char *const amo_names[] = {
 };
 
 static bool eq(const char *s, size_t n, const char *lit) {
-  return strlen(lit) == n && memcmp(s, lit, n) == 0;
+  return lit_word_is(lit, s, n);
 }
 
 /* ".aq", ".rl", ".aq.rl" (also ".aqrl"), or nothing; -1 otherwise. */
