@@ -76,6 +76,17 @@ void *lit_grow(Arena *a, void *data, int len, int *cap, size_t elem) {
   return lit_reserve(a, data, len, cap, *cap ? *cap * 2 : 8, elem);
 }
 
+char *lit_join(Arena *ar, const char *a, const char *b, const char *c, const char *d) {
+  size_t na = strlen(a), nb = strlen(b), nc = strlen(c), nd = strlen(d);
+  char *r = arena_alloc(ar, na + nb + nc + nd + 1);
+  memcpy(r, a, na);
+  memcpy(r + na, b, nb);
+  memcpy(r + na + nb, c, nc);
+  memcpy(r + na + nb + nc, d, nd);
+  r[na + nb + nc + nd] = 0;
+  return r;
+}
+
 /* ------------------------------------------------------------ locations */
 
 void lit_print_loc_hash(const LitLoc *l, StrBuf *out) {

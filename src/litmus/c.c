@@ -266,16 +266,15 @@ static int parse_type(CParser *p, const char **out) {
     else {
       if (!strcmp(w, "atomic_int")) is_atomic = true, w = "int";
       if (!strcmp(w, "struct") && peek(p, 0)->kind == CT_NAME)
-        w = arena_printf(p->a, "struct %s", next(p)->s);
-      base = base ? arena_printf(p->a, "%s %s", base, w) : w;
+        w = lit_join(p->a, "struct ", next(p)->s, "", "");
+      base = base ? lit_join(p->a, base, " ", w, "") : w;
     }
   }
   int stars = 0;
   while (accept(p, "*")) stars++;
   if (out)
-    *out = arena_printf(p->a, "%s%s%s%s", is_atomic ? "_Atomic " : "",
-                        is_volatile ? "volatile " : "", base ? base : "int",
-                        is_const ? " const" : "");
+    *out = lit_join(p->a, is_atomic ? "_Atomic " : "", is_volatile ? "volatile " : "",
+                     base ? base : "int", is_const ? " const" : "");
   return stars;
 }
 
@@ -616,7 +615,7 @@ static void parse_thread(CParser *p, CCode *c) {
       if (stars < 1) cfail(p, nt->pos, "type error: parameter %s must be a pointer", nt->s);
       if (stars > 8) cfail(p, nt->pos, "type error: too many pointer levels");
       next(p);
-      CParam pm = {nt->s, arena_printf(p->a, "%s%.*s", ty, stars, "********"),
+      CParam pm = {nt->s, lit_join(p->a, ty, "********" + (8 - stars), "", ""),
                    c_reg(p->t, nt->s)};
       APUSH(p->a, th.params, th.nparams, cap, pm);
     } while (accept(p, ","));
@@ -647,10 +646,18 @@ void c_hash_code(const Test *t, StrBuf *out) {
   const CCode *c = t->c;
   for (int i = 0; i < c->nthreads; i++) {
     const CThread *th = &c->threads[i];
-    sb_printf(out, "%s P%d(", i ? " |" : "", th->proc);
-    for (int k = 0; k < th->nparams; k++)
-      sb_printf(out, "%s%s %s", k ? ", " : "", th->params[k].type, th->params[k].name);
-    sb_printf(out, ") {\n%s\n}\n", th->body);
+    sb_puts(out, i ? " | P" : " P"); /* "%s P%d(" */
+    sb_put_int(out, th->proc);
+    sb_putc(out, '(');
+    for (int k = 0; k < th->nparams; k++) {
+      if (k) sb_puts(out, ", ");
+      sb_puts(out, th->params[k].type);
+      sb_putc(out, ' ');
+      sb_puts(out, th->params[k].name);
+    }
+    sb_puts(out, ") {\n");
+    sb_puts(out, th->body);
+    sb_puts(out, "\n}\n");
   }
   sb_puts(out, " ;\n");
 }

@@ -260,6 +260,10 @@ bool arch_from_name(const char *s, Arch *a);
 /* Printing helpers shared by the hash and the output (print.c). */
 void lit_print_loc_hash(const LitLoc *l, StrBuf *out);  /* as written */
 
+/* a, b, c and d joined, in arena a (printf costs hundreds of
+ * instructions a call; names are joined a few times per test). */
+char *lit_join(Arena *ar, const char *a, const char *b, const char *c, const char *d);
+
 /* ------------------------------------------------ helpers (arch.c)
  * Growable arrays in an arena (old blocks are simply abandoned: the
  * arrays are small and the arena is freed with the test). */

@@ -1183,12 +1183,13 @@ static void check_threads(CodeScan *cs, const Span *cells, int n) {
   for (int k = 0; k < n; k++) {
     size_t off = cells[k].off - cs->base, len = cells[k].len;
     trim(cs->buf, &off, &len);
-    char want[16];
-    snprintf(want, sizeof want, "P%d", k);
-    if (len != strlen(want) || memcmp(cs->buf + off, want, len) != 0)
+    char want[24], *w = dec_digits(want + sizeof want - 1, (uint64_t)k, false);
+    want[sizeof want - 1] = 0;
+    *--w = 'P'; /* "P%d" */
+    if (!lit_word_is(w, cs->buf + off, len))
       fail(cs->p, cs->base + off,
            "Processes must be P0, P1, ... (found '%.*s' for %s)",
-           (int)MIN(len, 40), cs->buf + off, want);
+           (int)MIN(len, 40), cs->buf + off, w);
   }
 }
 

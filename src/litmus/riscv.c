@@ -24,7 +24,15 @@ static const char *const x_names[RISCV_NREGS] = {
     "x27", "x28", "x29", "x30", "x31", "res",
 };
 
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
 static int lookup_reg(const char *s, size_t n) {
+  /* x0..x31 read directly: x_names[] spells them without leading zeros */
+  if (n >= 2 && n <= 3 && s[0] == 'x' && is_digit(s[1]) &&
+      (n == 2 || (s[1] != '0' && is_digit(s[2])))) {
+    int k = n == 2 ? s[1] - '0' : (s[1] - '0') * 10 + (s[2] - '0');
+    if (k < 32) return k;
+  }
   for (int i = 0; i < 32; i++) {
     if (lit_word_is(x_names[i], s, n) || lit_word_is(abi_names[i], s, n)) return i;
   }
