@@ -392,22 +392,16 @@ static CNode *unary(CParser *p) {
 
 static CNode *unary1(CParser *p) {
   CTok *t = peek(p, 0);
-  if (accept(p, "*")) {
-    CNode *n = mk(p, CK_DEREF, t->pos);
+  /* the one-character punctuator at hand, looked at once */
+  char op = t->kind == CT_PUNCT && !t->s[1] ? t->s[0] : 0;
+  if (op == '*' || op == '&' || op == '!') {
+    next(p);
+    CNode *n = mk(p, op == '*' ? CK_DEREF : op == '&' ? CK_ADDROF : CK_NOT, t->pos);
     n->a = unary(p);
     return n;
   }
-  if (accept(p, "&")) {
-    CNode *n = mk(p, CK_ADDROF, t->pos);
-    n->a = unary(p);
-    return n;
-  }
-  if (accept(p, "!")) {
-    CNode *n = mk(p, CK_NOT, t->pos);
-    n->a = unary(p);
-    return n;
-  }
-  if (accept(p, "-")) {
+  if (op == '-') {
+    next(p);
     CNode *e = unary(p);
     if (e->kind == CK_INT) {
       e->num = -e->num;
@@ -418,7 +412,7 @@ static CNode *unary1(CParser *p) {
     n->a = e;
     return n;
   }
-  if (is_p(p, 0, "(") && is_type_word(p, 1)) { /* a cast, ignored */
+  if (op == '(' && is_type_word(p, 1)) { /* a cast, ignored */
     next(p);
     parse_type(p, NULL);
     expect(p, ")");
