@@ -101,6 +101,8 @@ static int count_prop_atoms(const Prop *pr) {
 
 static DispLoc make_disp(Program *p, const LitLoc *l, Err *err) {
   DispLoc d = {0};
+  char num[24];
+  const char *digits;
   switch (l->kind) {
   case LOC_REG:
     d.kind = DL_REG;
@@ -110,20 +112,25 @@ static DispLoc make_disp(Program *p, const LitLoc *l, Err *err) {
       perr(err, l->pos, "thread %d does not exist", d.thread);
     if (d.reg < 0) perr(err, l->pos, "%s is not a register", l->reg);
     d.type = p->reg_type[d.thread][d.reg];
-    d.name = arena_printf(&p->arena, "%d:%s", d.thread, test_reg_name(p->test, d.reg));
+    digits = dec_digits(num + sizeof num - 1, (uint64_t)d.thread, false);
+    num[sizeof num - 1] = 0;
+    d.name = lit_join(&p->arena, digits, ":", test_reg_name(p->test, d.reg), "");
     break;
   case LOC_GLOBAL:
     d.kind = DL_GLOBAL;
     d.sym = program_symbol(p, l->sym);
     d.type = p->sym_type.data[d.sym];
-    d.name = arena_printf(&p->arena, "[%s]", l->sym);
+    d.name = lit_join(&p->arena, "[", l->sym, "]", "");
     break;
   case LOC_CELL:
     d.kind = DL_CELL;
     d.sym = program_symbol(p, l->sym);
     d.index = l->index;
     d.type = p->sym_type.data[d.sym];
-    d.name = arena_printf(&p->arena, "%s[%lld]", l->sym, (long long)l->index);
+    digits = dec_digits(num + sizeof num - 1, l->index < 0 ? 0 - (uint64_t)l->index : (uint64_t)l->index,
+                        l->index < 0);
+    num[sizeof num - 1] = 0;
+    d.name = lit_join(&p->arena, l->sym, "[", digits, "]");
     break;
   case LOC_SYMREG:
     perr(err, l->pos, "symbolic registers are not supported");

@@ -377,11 +377,19 @@ static Instr *aarch64_parse_instr(Arena *a, Err *err, const char *text,
 static void print_reg(const Operand *o, StrBuf *out) {
   if (o->reg == AA_ZR) sb_puts(out, o->sub == AA_W ? "WZR" : "XZR");
   else if (o->reg == AA_SP) sb_puts(out, "SP");
-  else sb_printf(out, "%c%d", o->sub == AA_W ? 'W' : 'X', o->reg);
+  else sb_putc(out, o->sub == AA_W ? 'W' : 'X'), sb_put_int(out, o->reg);
 }
 
 static void print_index(int reg, char view, StrBuf *out) {
-  sb_printf(out, "%c%d", view, reg);
+  sb_putc(out, view);
+  sb_put_int(out, reg);
+}
+
+/* sep, then "#" and the immediate */
+static void print_imm(const char *sep, int64_t k, StrBuf *out) {
+  sb_puts(out, sep);
+  sb_putc(out, '#');
+  sb_put_int(out, k);
 }
 
 static void print_addr(const Operand *m, StrBuf *out) {
@@ -392,16 +400,19 @@ static void print_addr(const Operand *m, StrBuf *out) {
   print_reg(&base, out);
   switch ((AAAddrMode)m->sub) {
   case AA_AM_IMM:
-    if (m->imm != 0) sb_printf(out, ",#%lld", (long long)m->imm);
+    if (m->imm != 0) print_imm(",", m->imm, out);
     sb_putc(out, ']');
     break;
-  case AA_AM_PRE: sb_printf(out, ",#%lld]!", (long long)m->imm); break;
-  case AA_AM_POST: sb_printf(out, "]#%lld", (long long)m->imm); break;
+  case AA_AM_PRE:
+    print_imm(",", m->imm, out);
+    sb_puts(out, "]!");
+    break;
+  case AA_AM_POST: print_imm("]", m->imm, out); break;
   case AA_AM_REG:
   case AA_AM_LSL:
     sb_putc(out, ',');
     print_index(m->reg2, 'X', out);
-    if (m->sub == AA_AM_LSL && m->imm2 != 0) sb_printf(out, ",LSL #%lld", (long long)m->imm2);
+    if (m->sub == AA_AM_LSL && m->imm2 != 0) print_imm(",LSL ", m->imm2, out);
     sb_putc(out, ']');
     break;
   case AA_AM_SXTW:
@@ -409,7 +420,7 @@ static void print_addr(const Operand *m, StrBuf *out) {
     sb_putc(out, ',');
     print_index(m->reg2, 'W', out);
     sb_puts(out, m->sub == AA_AM_SXTW ? ",SXTW" : ",UXTW");
-    if (m->imm2 != 0) sb_printf(out, " #%lld", (long long)m->imm2);
+    if (m->imm2 != 0) print_imm(" ", m->imm2, out);
     sb_putc(out, ']');
     break;
   }
@@ -444,8 +455,9 @@ static void aarch64_print_instr(const Instr *ins, StrBuf *out,
                                 void *ctx) {
   print_mnemonic(ins, out);
   if (ins->op == AA_BCC) {
-    sb_printf(out, "%s %s", aarch64_cond_names[ins->ops[0].imm],
-              asm_label_name(&ins->ops[1], rename, ctx));
+    sb_puts(out, aarch64_cond_names[ins->ops[0].imm]);
+    sb_putc(out, ' ');
+    sb_puts(out, asm_label_name(&ins->ops[1], rename, ctx));
     return;
   }
   for (int i = 0; i < ins->nops; i++) {
@@ -460,7 +472,7 @@ static void aarch64_print_instr(const Instr *ins, StrBuf *out,
       if (ins->op == AA_DMB || ins->op == AA_DSB)
         sb_puts(out, aarch64_barrier_names[o->imm]);
       else
-        sb_printf(out, "#%lld", (long long)o->imm);
+        print_imm("", o->imm, out);
       break;
     default: sb_putc(out, '?'); break;
     }

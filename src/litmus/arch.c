@@ -76,15 +76,33 @@ void *lit_grow(Arena *a, void *data, int len, int *cap, size_t elem) {
   return lit_reserve(a, data, len, cap, *cap ? *cap * 2 : 8, elem);
 }
 
+char *lit_join(Arena *ar, const char *a, const char *b, const char *c, const char *d) {
+  size_t na = strlen(a), nb = strlen(b), nc = strlen(c), nd = strlen(d);
+  char *r = arena_alloc(ar, na + nb + nc + nd + 1);
+  memcpy(r, a, na);
+  memcpy(r + na, b, nb);
+  memcpy(r + na + nb, c, nc);
+  memcpy(r + na + nb + nc, d, nd);
+  r[na + nb + nc + nd] = 0;
+  return r;
+}
+
 /* ------------------------------------------------------------ locations */
 
 void lit_print_loc_hash(const LitLoc *l, StrBuf *out) {
   switch (l->kind) {
-  case LOC_REG: sb_printf(out, "%d:%s", l->thread, l->reg); break;
+  case LOC_REG:
+    sb_put_int(out, l->thread);
+    sb_putc(out, ':');
+    sb_puts(out, l->reg);
+    break;
   case LOC_SYMREG: sb_puts(out, l->reg); break;
   case LOC_GLOBAL: sb_puts(out, l->sym); break;
   case LOC_CELL:
-    sb_printf(out, "%s[%lld]", l->sym, (long long)l->index);
+    sb_puts(out, l->sym);
+    sb_putc(out, '[');
+    sb_put_int(out, l->index);
+    sb_putc(out, ']');
     break;
   }
 }
@@ -235,6 +253,9 @@ void asm_expect(AsmScan *s, char punct) {
 }
 
 bool asm_upper_or_lower(const char *upper, const char *s, size_t n) {
+  /* the first byte first: X86 looks mnemonics up in a table this way */
+  char u0 = upper[0], l0 = (char)(u0 >= 'A' && u0 <= 'Z' ? u0 - 'A' + 'a' : u0);
+  if (n > 0 && s[0] != u0 && s[0] != l0) return false;
   if (strlen(upper) != n) return false;
   bool up = true, low = true;
   for (size_t i = 0; i < n; i++) {
@@ -246,8 +267,7 @@ bool asm_upper_or_lower(const char *upper, const char *s, size_t n) {
 }
 
 bool asm_is_name(const AsmScan *s, const char *name) {
-  return s->tok.kind == AT_NAME && strlen(name) == s->tok.len &&
-         memcmp(s->tok.s, name, s->tok.len) == 0;
+  return s->tok.kind == AT_NAME && lit_word_is(name, s->tok.s, s->tok.len);
 }
 
 char *asm_tok_str(const AsmScan *s) {

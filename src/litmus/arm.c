@@ -268,12 +268,19 @@ static Instr *arm_parse_instr(Arena *a, Err *err, const char *text, SrcPos pos) 
 /* -------------------------------------------------------------- printer */
 
 static void print_reg(const Operand *o, StrBuf *out) {
-  if (o->sreg) sb_printf(out, "%%%s", o->sreg);
+  if (o->sreg) sb_putc(out, '%'), sb_puts(out, o->sreg);
   else sb_puts(out, arm_reg_name(o->reg));
 }
 
+/* sep, then "#" and the immediate */
+static void print_imm(const char *sep, int64_t k, StrBuf *out) {
+  sb_puts(out, sep);
+  sb_putc(out, '#');
+  sb_put_int(out, k);
+}
+
 static void print_op(const Operand *o, StrBuf *out) {
-  if (o->kind == OPK_IMM) sb_printf(out, "#%lld", (long long)o->imm);
+  if (o->kind == OPK_IMM) print_imm("", o->imm, out);
   else print_reg(o, out);
 }
 
@@ -282,13 +289,13 @@ static void print_addr(const Operand *m, StrBuf *out) {
   print_reg(m, out);
   switch ((ARMAddrMode)m->sub) {
   case ARM_AM_BASE: break;
-  case ARM_AM_IMM: sb_printf(out, ",#%lld", (long long)m->imm); break;
+  case ARM_AM_IMM: print_imm(",", m->imm, out); break;
   case ARM_AM_REG:
   case ARM_AM_LSL:
     sb_puts(out, ",");
-    if (m->sreg2) sb_printf(out, "%%%s", m->sreg2);
+    if (m->sreg2) sb_putc(out, '%'), sb_puts(out, m->sreg2);
     else sb_puts(out, arm_reg_name(m->reg2));
-    if (m->sub == ARM_AM_LSL) sb_printf(out, ",lsl #%lld", (long long)m->imm2);
+    if (m->sub == ARM_AM_LSL) print_imm(",lsl ", m->imm2, out);
     break;
   }
   sb_putc(out, ']');
@@ -318,19 +325,20 @@ static bool print_special(const Instr *ins, StrBuf *out) {
     if (ins->op == ARM_MOVT) sb_putc(out, ' ');
     sb_puts(out, ARM_FLAG_COND(ins->flags) == ARM_EQ ? "EQ" : "");
     print_reg(&o[0], out);
-    sb_printf(out, ", #%lld", (long long)o[1].imm);
+    print_imm(", ", o[1].imm, out);
     return true;
   case ARM_LDRD:
     sb_puts(out, "LDRD ");
     print_reg(&o[0], out), sb_puts(out, ", ");
     print_reg(&o[1], out), sb_puts(out, ", [");
     print_reg(&o[2], out);
-    if (o[2].sub == ARM_AM_IMM) sb_printf(out, ", #%lld", (long long)o[2].imm);
+    if (o[2].sub == ARM_AM_IMM) print_imm(", ", o[2].imm, out);
     sb_putc(out, ']');
     return true;
   case ARM_LDM:
   case ARM_LDMIB:
-    sb_printf(out, "%s ", base_names[ins->op]);
+    sb_puts(out, base_names[ins->op]);
+    sb_putc(out, ' ');
     print_reg(&o[0], out);
     sb_puts(out, ", {");
     for (int i = 1; i < ins->nops; i++) {
@@ -342,7 +350,7 @@ static bool print_special(const Instr *ins, StrBuf *out) {
   case ARM_DMB:
   case ARM_DSB:
     sb_puts(out, base_names[ins->op]);
-    if (o[0].imm != ARM_OPT_SY) sb_printf(out, " %s", opt_names[o[0].imm]);
+    if (o[0].imm != ARM_OPT_SY) sb_putc(out, ' '), sb_puts(out, opt_names[o[0].imm]);
     return true;
   default: return false;
   }

@@ -22,7 +22,7 @@ typedef enum CTokKind { CT_EOF, CT_NUM, CT_NAME, CT_PUNCT } CTokKind;
 
 typedef struct CTok {
   CTokKind kind;
-  const char *s;       /* CT_NAME, CT_PUNCT: arena copy */
+  const char *s;       /* CT_NAME: arena copy; CT_PUNCT: static spelling */
   const char *ann;     /* CT_NAME of the form __name{ann} */
   int64_t num;
   size_t off, end;     /* offsets in the text */
@@ -41,7 +41,6 @@ static const struct {
     {">", 6, CB_GT},   {"<=", 6, CB_LE},   {">=", 6, CB_GE}, {"+", 7, CB_ADD},
     {"-", 7, CB_SUB},  {"*", 8, CB_MUL},   {"/", 8, CB_DIV},
 };
-enum { BIN_LEVELS = 9 };
 
 typedef struct CParser {
   Test *t;
@@ -70,24 +69,52 @@ static bool c_alpha(char c) {
 }
 static bool c_digit(char c) { return c >= '0' && c <= '9'; }
 
-/* The length of the punctuator at s, given `avail` characters: 2 for
- * == != <= >= && || -> ++ -- << >>, else 1. */
-static size_t punct_len(const char *s, size_t avail) {
-  if (avail < 2) return 1;
-  char b = s[1];
+static bool c_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+static bool c_alnum(char c) { return c_alpha(c) || c_digit(c); }
+
+/* The punctuator at s, given `avail` characters (two for == != <= >= &&
+ * || -> ++ -- << >>): its spelling, a static string rather than a copy
+ * per token, or NULL when s[0] starts none.  *bin tells whether binops[]
+ * may hold it. */
+static const char *punct_at(const char *s, size_t avail, bool *bin) {
+  char b = avail >= 2 ? s[1] : 0;
+  *bin = true;
   switch (s[0]) {
-  case '=': case '!': return b == '=' ? 2 : 1;
-  case '<': return b == '=' || b == '<' ? 2 : 1;
-  case '>': return b == '=' || b == '>' ? 2 : 1;
-  case '&': return b == '&' ? 2 : 1;
-  case '|': return b == '|' ? 2 : 1;
-  case '-': return b == '>' || b == '-' ? 2 : 1;
-  case '+': return b == '+' ? 2 : 1;
-  default: return 1;
+  case '=': return b == '=' ? "==" : "=";
+  case '!': return b == '=' ? "!=" : "!";
+  case '<': return b == '=' ? "<=" : b == '<' ? "<<" : "<";
+  case '>': return b == '=' ? ">=" : b == '>' ? ">>" : ">";
+  case '&': return b == '&' ? "&&" : "&";
+  case '|': return b == '|' ? "||" : "|";
+  case '-': return b == '>' ? "->" : b == '-' ? "--" : "-";
+  case '+': return b == '+' ? "++" : "+";
+  case '*': return "*";
+  case '^': return "^";
+  case '/': return "/";
+  default: break;
+  }
+  *bin = false;
+  switch (s[0]) {
+  case '(': return "(";
+  case ')': return ")";
+  case '{': return "{";
+  case '}': return "}";
+  case '[': return "[";
+  case ']': return "]";
+  case ';': return ";";
+  case ',': return ",";
+  case '%': return "%";
+  case '~': return "~";
+  case '?': return "?";
+  case ':': return ":";
+  case '.': return ".";
+  default: return NULL;
   }
 }
 
-/* Tokenise [start, end) of text; pos is the position of start. */
+/* Tokenise [start, end) of text; pos is the position of start.  The
+ * macro file of an LKMM test is lexed for every test: tokens are built
+ * in place, names and punctuators advance the column in one step. */
 static void c_lex(CParser *p, size_t start, size_t end, SrcPos pos) {
   const char *s = p->text;
   int line = pos.line, col = pos.col;
@@ -105,8 +132,7 @@ static void c_lex(CParser *p, size_t start, size_t end, SrcPos pos) {
   } while (0)
   for (;;) {
     while (i < end) {
-      if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' ||
-          s[i] == '\f' || s[i] == '\v') {
+      if (c_space(s[i])) {
         ADV();
       } else if (s[i] == '/' && i + 1 < end && s[i + 1] == '/') {
         while (i < end && s[i] != '\n') ADV();
@@ -120,50 +146,52 @@ static void c_lex(CParser *p, size_t start, size_t end, SrcPos pos) {
         break;
       }
     }
-    CTok t = {0};
-    t.off = i;
-    t.pos = (SrcPos){pos.file, line, col};
+    if (p->ntoks >= p->cap)
+      p->toks = lit_grow(p->a, p->toks, p->ntoks, &p->cap, sizeof *p->toks);
+    CTok *t = &p->toks[p->ntoks++];
+    *t = (CTok){.off = i, .pos = {pos.file, line, col}};
     if (i >= end) {
-      t.kind = CT_EOF;
-      t.end = i;
-      APUSH(p->a, p->toks, p->ntoks, p->cap, t);
+      t->kind = CT_EOF;
+      t->end = i;
       break;
     }
+    size_t b = i;
     if (c_alpha(s[i])) {
-      size_t b = i;
-      while (i < end && (c_alpha(s[i]) || c_digit(s[i]))) ADV();
-      t.kind = CT_NAME;
-      t.s = arena_strndup(p->a, s + b, i - b);
+      while (i < end && c_alnum(s[i])) i++;
+      col += (int)(i - b);
+      t->kind = CT_NAME;
+      t->s = arena_strndup(p->a, s + b, i - b);
       /* __name{annotation}: the annotation may contain '-' */
       if (i - b > 2 && s[b] == '_' && s[b + 1] == '_' && i < end && s[i] == '{') {
         size_t k = i + 1;
-        while (k < end && (c_alpha(s[k]) || c_digit(s[k]) || s[k] == '-')) k++;
+        while (k < end && (c_alnum(s[k]) || s[k] == '-')) k++;
         if (k < end && s[k] == '}' && k > i + 1) {
-          t.ann = arena_strndup(p->a, s + i + 1, k - i - 1);
-          while (i <= k) ADV();
+          t->ann = arena_strndup(p->a, s + i + 1, k - i - 1);
+          col += (int)(k + 1 - i);
+          i = k + 1;
         }
       }
     } else if (c_digit(s[i])) {
-      size_t b = i;
-      while (i < end && (c_digit(s[i]) || c_alpha(s[i]))) ADV();
-      if (!lit_parse_int(s + b, i - b, &t.num))
-        cfail(p, t.pos, "bad number '%.*s'", (int)(i - b), s + b);
-      t.kind = CT_NUM;
+      while (i < end && c_alnum(s[i])) i++;
+      col += (int)(i - b);
+      if (!lit_parse_int(s + b, i - b, &t->num))
+        cfail(p, t->pos, "bad number '%.*s'", (int)(i - b), s + b);
+      t->kind = CT_NUM;
     } else {
-      t.kind = CT_PUNCT;
-      size_t n = punct_len(s + i, end - i);
-      if (!strchr("(){}[];,=*&|^+-/%<>!~?:.", s[i]))
-        cfail(p, t.pos, "unexpected character '%c'", s[i]);
-      t.s = arena_strndup(p->a, s + i, n);
-      t.binop = -1; /* found once here, not at each of binary()'s levels */
-      if (strchr("|&^=!<>+-*/", s[i])) /* binops[]' first characters: skips ( ) ; , */
+      bool bin;
+      const char *sp = punct_at(s + i, end - i, &bin);
+      if (!sp) cfail(p, t->pos, "unexpected character '%c'", s[i]);
+      t->kind = CT_PUNCT;
+      t->s = sp;
+      t->binop = -1; /* found once here, not at each of binary()'s levels */
+      if (bin)
         for (size_t k = 0; k < ARRAY_LEN(binops); k++)
-          if (binops[k].s[0] == s[i] && binops[k].s[1] == (n == 2 ? s[i + 1] : 0))
-            t.binop = (int)k;
-      while (n--) ADV();
+          if (binops[k].s[0] == sp[0] && binops[k].s[1] == sp[1]) t->binop = (int)k;
+      size_t n = sp[1] ? 2 : 1;
+      i += n;
+      col += (int)n;
     }
-    t.end = i;
-    APUSH(p->a, p->toks, p->ntoks, p->cap, t);
+    t->end = i;
   }
 #undef ADV
 }
@@ -179,11 +207,13 @@ static CTok *next(CParser *p) {
 }
 static bool is_p(CParser *p, int k, const char *s) {
   CTok *t = peek(p, k);
-  return t->kind == CT_PUNCT && strcmp(t->s, s) == 0;
+  /* punctuators are one or two characters */
+  return t->kind == CT_PUNCT && t->s[0] == s[0] && t->s[1] == s[1] &&
+         (s[1] == 0 || strcmp(t->s + 2, s + 2) == 0);
 }
 static bool is_name(CParser *p, int k, const char *s) {
   CTok *t = peek(p, k);
-  return t->kind == CT_NAME && !t->ann && strcmp(t->s, s) == 0;
+  return t->kind == CT_NAME && !t->ann && t->s[0] == s[0] && strcmp(t->s, s) == 0;
 }
 static bool accept(CParser *p, const char *s) {
   if (!is_p(p, 0, s)) return false;
@@ -236,16 +266,15 @@ static int parse_type(CParser *p, const char **out) {
     else {
       if (!strcmp(w, "atomic_int")) is_atomic = true, w = "int";
       if (!strcmp(w, "struct") && peek(p, 0)->kind == CT_NAME)
-        w = arena_printf(p->a, "struct %s", next(p)->s);
-      base = base ? arena_printf(p->a, "%s %s", base, w) : w;
+        w = lit_join(p->a, "struct ", next(p)->s, "", "");
+      base = base ? lit_join(p->a, base, " ", w, "") : w;
     }
   }
   int stars = 0;
   while (accept(p, "*")) stars++;
   if (out)
-    *out = arena_printf(p->a, "%s%s%s%s", is_atomic ? "_Atomic " : "",
-                        is_volatile ? "volatile " : "", base ? base : "int",
-                        is_const ? " const" : "");
+    *out = lit_join(p->a, is_atomic ? "_Atomic " : "", is_volatile ? "volatile " : "",
+                     base ? base : "int", is_const ? " const" : "");
   return stars;
 }
 
@@ -363,22 +392,16 @@ static CNode *unary(CParser *p) {
 
 static CNode *unary1(CParser *p) {
   CTok *t = peek(p, 0);
-  if (accept(p, "*")) {
-    CNode *n = mk(p, CK_DEREF, t->pos);
+  /* the one-character punctuator at hand, looked at once */
+  char op = t->kind == CT_PUNCT && !t->s[1] ? t->s[0] : 0;
+  if (op == '*' || op == '&' || op == '!') {
+    next(p);
+    CNode *n = mk(p, op == '*' ? CK_DEREF : op == '&' ? CK_ADDROF : CK_NOT, t->pos);
     n->a = unary(p);
     return n;
   }
-  if (accept(p, "&")) {
-    CNode *n = mk(p, CK_ADDROF, t->pos);
-    n->a = unary(p);
-    return n;
-  }
-  if (accept(p, "!")) {
-    CNode *n = mk(p, CK_NOT, t->pos);
-    n->a = unary(p);
-    return n;
-  }
-  if (accept(p, "-")) {
+  if (op == '-') {
+    next(p);
     CNode *e = unary(p);
     if (e->kind == CK_INT) {
       e->num = -e->num;
@@ -389,7 +412,7 @@ static CNode *unary1(CParser *p) {
     n->a = e;
     return n;
   }
-  if (is_p(p, 0, "(") && is_type_word(p, 1)) { /* a cast, ignored */
+  if (op == '(' && is_type_word(p, 1)) { /* a cast, ignored */
     next(p);
     parse_type(p, NULL);
     expect(p, ")");
@@ -399,20 +422,24 @@ static CNode *unary1(CParser *p) {
 }
 
 
+/* Operators of level `level` or tighter, left-associative: precedence
+ * climbing, one call per operand rather than one per level (the LKMM
+ * macro file is parsed for every test).  The tree is the one the grammar
+ * "a level is a chain of the next tighter level" gives.  chain counts the
+ * operators on the left spine of the result. */
 static CNode *binary(CParser *p, int level) {
-  if (level == BIN_LEVELS) return unary(p);
-  CNode *l = binary(p, level + 1);
+  CNode *l = unary(p);
   for (int chain = 0;; chain++) {
     if (p->depth + chain > MAX_NESTING)
       cfail(p, peek(p, 0)->pos, "expression nested too deeply");
     CTok *t = peek(p, 0);
     int found = t->kind == CT_PUNCT ? t->binop : -1;
-    if (found < 0 || binops[found].level != level) return l;
+    if (found < 0 || binops[found].level < level) return l;
     next(p);
     CNode *n = mk(p, CK_BIN, t->pos);
     n->op = (uint8_t)binops[found].op;
     n->a = l;
-    n->b = binary(p, level + 1);
+    n->b = binary(p, binops[found].level + 1);
     l = n;
   }
 }
@@ -582,7 +609,7 @@ static void parse_thread(CParser *p, CCode *c) {
       if (stars < 1) cfail(p, nt->pos, "type error: parameter %s must be a pointer", nt->s);
       if (stars > 8) cfail(p, nt->pos, "type error: too many pointer levels");
       next(p);
-      CParam pm = {nt->s, arena_printf(p->a, "%s%.*s", ty, stars, "********"),
+      CParam pm = {nt->s, lit_join(p->a, ty, "********" + (8 - stars), "", ""),
                    c_reg(p->t, nt->s)};
       APUSH(p->a, th.params, th.nparams, cap, pm);
     } while (accept(p, ","));
@@ -613,10 +640,18 @@ void c_hash_code(const Test *t, StrBuf *out) {
   const CCode *c = t->c;
   for (int i = 0; i < c->nthreads; i++) {
     const CThread *th = &c->threads[i];
-    sb_printf(out, "%s P%d(", i ? " |" : "", th->proc);
-    for (int k = 0; k < th->nparams; k++)
-      sb_printf(out, "%s%s %s", k ? ", " : "", th->params[k].type, th->params[k].name);
-    sb_printf(out, ") {\n%s\n}\n", th->body);
+    sb_puts(out, i ? " | P" : " P"); /* "%s P%d(" */
+    sb_put_int(out, th->proc);
+    sb_putc(out, '(');
+    for (int k = 0; k < th->nparams; k++) {
+      if (k) sb_puts(out, ", ");
+      sb_puts(out, th->params[k].type);
+      sb_putc(out, ' ');
+      sb_puts(out, th->params[k].name);
+    }
+    sb_puts(out, ") {\n");
+    sb_puts(out, th->body);
+    sb_puts(out, "\n}\n");
   }
   sb_puts(out, " ;\n");
 }
@@ -672,7 +707,8 @@ static void parse_defs(Expander *x, CParser *p) {
 static const Macro *find_macro(const Expander *x, const char *name, int nargs) {
   /* The last definition wins, as a later line overrides an earlier one. */
   for (int i = x->nm - 1; i >= 0; i--)
-    if (!strcmp(x->m[i].name, name) && x->m[i].nparams == nargs) return &x->m[i];
+    if (x->m[i].nparams == nargs && x->m[i].name[0] == name[0] && !strcmp(x->m[i].name, name))
+      return &x->m[i];
   return NULL;
 }
 

@@ -13,6 +13,8 @@
 
 #include "../util/util.h"
 
+#include <string.h>
+
 typedef enum Arch {
   ARCH_X86,
   ARCH_X86_64,
@@ -202,6 +204,10 @@ typedef struct Test {
   Quant quant;
   Prop *cond;            /* P_TRUE when has_cond is false */
   SrcPos cond_pos;
+  /* The hash's digest (hash.c), "" until first computed: it is asked for
+   * by the session and again by the printers.  Filled through a const
+   * Test, by the one thread that handles the test. */
+  char digest[33];
 } Test;
 
 /* Parse a litmus file.  Returns NULL on error, with the error in err
@@ -254,6 +260,10 @@ bool arch_from_name(const char *s, Arch *a);
 /* Printing helpers shared by the hash and the output (print.c). */
 void lit_print_loc_hash(const LitLoc *l, StrBuf *out);  /* as written */
 
+/* a, b, c and d joined, in arena a (printf costs hundreds of
+ * instructions a call; names are joined a few times per test). */
+char *lit_join(Arena *ar, const char *a, const char *b, const char *c, const char *d);
+
 /* ------------------------------------------------ helpers (arch.c)
  * Growable arrays in an arena (old blocks are simply abandoned: the
  * arrays are small and the arena is freed with the test). */
@@ -268,6 +278,14 @@ void *lit_reserve(Arena *a, void *data, int len, int *cap, int want, size_t elem
   } while (0)
 
 /* Shared by the parsers of the state sections and of the instructions. */
+
+/* Whether the n bytes at s (no NUL among them) spell exactly the string
+ * w.  The front ends look words up in tables this way, hundreds of times
+ * a test: the first byte is compared before anything else. */
+static inline bool lit_word_is(const char *w, const char *s, size_t n) {
+  if (n == 0) return w[0] == 0;
+  return w[0] == s[0] && strncmp(w, s, n) == 0 && w[n] == 0;
+}
 
 /* Parse an integer literal: optional '-', then decimal digits or 0x/0X and
  * hex digits, the whole of [s, s+n).  Values up to 2^64-1 are accepted and

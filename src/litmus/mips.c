@@ -28,8 +28,8 @@ static int lookup_reg(const char *s, size_t n) {
   const char *b = dollar ? s + 1 : s;
   size_t bn = dollar ? n - 1 : n;
   for (int i = 0; i < 36; i++) {
-    if (strlen(abi_names[i]) == bn && memcmp(abi_names[i], b, bn) == 0) return i;
-    if (dollar && i < 32 && strlen(printed[i]) == n && memcmp(printed[i], s, n) == 0)
+    if (lit_word_is(abi_names[i], b, bn)) return i;
+    if (dollar && i < 32 && lit_word_is(printed[i], s, n))
       return i;
   }
   return -1;
@@ -155,7 +155,7 @@ static Instr *mips_parse_instr(Arena *a, Err *err, const char *text, SrcPos pos)
 /* -------------------------------------------------------------- printer */
 
 static void print_reg(const Operand *o, StrBuf *out) {
-  if (o->sreg) sb_printf(out, "%%%s", o->sreg);
+  if (o->sreg) sb_putc(out, '%'), sb_puts(out, o->sreg);
   else sb_puts(out, mips_reg_name(o->reg));
 }
 
@@ -169,9 +169,10 @@ static void mips_print_instr(const Instr *ins, StrBuf *out,
     sb_puts(out, i ? "," : " ");
     switch (o->kind) {
     case OPK_REG: print_reg(o, out); break;
-    case OPK_IMM: sb_printf(out, "%lld", (long long)o->imm); break;
+    case OPK_IMM: sb_put_int(out, o->imm); break;
     case OPK_MEM:
-      sb_printf(out, "%lld(", (long long)o->imm);
+      sb_put_int(out, o->imm);
+      sb_putc(out, '(');
       print_reg(o, out);
       sb_putc(out, ')');
       break;

@@ -34,13 +34,14 @@ typedef struct Parser {
 } Parser;
 
 static void index_lines(Parser *p) {
+  const char *s = p->text, *end = s + p->len;
   int n = 1;
-  for (size_t i = 0; i < p->len; i++) n += p->text[i] == '\n';
+  for (const char *q = s; (q = memchr(q, '\n', (size_t)(end - q))); q++) n++;
   p->lines = ARENA_NEWN(p->a, size_t, n);
   p->nlines = 0;
   p->lines[p->nlines++] = 0;
-  for (size_t i = 0; i < p->len; i++)
-    if (p->text[i] == '\n') p->lines[p->nlines++] = i + 1;
+  for (const char *q = s; (q = memchr(q, '\n', (size_t)(end - q))); q++)
+    p->lines[p->nlines++] = (size_t)(q - s) + 1;
 }
 
 static SrcPos pos_at(const Parser *p, size_t off) {
@@ -96,7 +97,10 @@ static size_t skip_comment(Parser *p, size_t off, size_t end) {
   fail(p, start, "unterminated comment");
 }
 
+/* The text at off (before end) starts with w; the first byte is compared
+ * first, as most calls fail on it. */
 static bool starts(const Parser *p, size_t off, size_t end, const char *w) {
+  if (off >= end || p->text[off] != w[0]) return false;
   size_t n = strlen(w);
   return off + n <= end && memcmp(p->text + off, w, n) == 0;
 }
@@ -249,7 +253,7 @@ static const char *const final_words[] = {
 
 static bool is_final_word(const char *s, size_t n) {
   for (size_t i = 0; i < ARRAY_LEN(final_words); i++)
-    if (strlen(final_words[i]) == n && memcmp(final_words[i], s, n) == 0)
+    if (lit_word_is(final_words[i], s, n))
       return true;
   return false;
 }
@@ -385,7 +389,7 @@ static size_t num_len(const char *s, size_t max) {
 
 static TokKind name_kind(const char *s, size_t n) {
   for (size_t i = 0; i < ARRAY_LEN(keywords); i++)
-    if (strlen(keywords[i].w) == n && memcmp(keywords[i].w, s, n) == 0)
+    if (lit_word_is(keywords[i].w, s, n))
       return keywords[i].k;
   return T_NAME;
 }
@@ -1179,12 +1183,13 @@ static void check_threads(CodeScan *cs, const Span *cells, int n) {
   for (int k = 0; k < n; k++) {
     size_t off = cells[k].off - cs->base, len = cells[k].len;
     trim(cs->buf, &off, &len);
-    char want[16];
-    snprintf(want, sizeof want, "P%d", k);
-    if (len != strlen(want) || memcmp(cs->buf + off, want, len) != 0)
+    char want[24], *w = dec_digits(want + sizeof want - 1, (uint64_t)k, false);
+    want[sizeof want - 1] = 0;
+    *--w = 'P'; /* "P%d" */
+    if (!lit_word_is(w, cs->buf + off, len))
       fail(cs->p, cs->base + off,
            "Processes must be P0, P1, ... (found '%.*s' for %s)",
-           (int)MIN(len, 40), cs->buf + off, want);
+           (int)MIN(len, 40), cs->buf + off, w);
   }
 }
 

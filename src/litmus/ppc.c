@@ -137,7 +137,7 @@ static const struct Mnemo *find_mnemo(const AsmScan *s, uint32_t *flags) {
   for (int pass = 0; pass < 2; pass++) {
     for (size_t i = 0; i < ARRAY_LEN(mnemos); i++) {
       const struct Mnemo *m = &mnemos[i];
-      if (strlen(m->name) == n && memcmp(m->name, p, n) == 0 &&
+      if (lit_word_is(m->name, p, n) &&
           (pass == 0 || m->dot))
         return m;
     }
@@ -243,16 +243,17 @@ static Instr *ppc_parse_instr(Arena *a, Err *err, const char *text,
 /* -------------------------------------------------------------- printer */
 
 static void print_reg(const Operand *o, StrBuf *out) {
-  if (o->sreg) sb_printf(out, "%%%s", o->sreg);
+  if (o->sreg) sb_putc(out, '%'), sb_puts(out, o->sreg);
   else sb_puts(out, ppc_reg_name(o->reg));
 }
 
 static void print_operand(const Operand *o, StrBuf *out) {
   switch (o->kind) {
   case OPK_REG: print_reg(o, out); break;
-  case OPK_IMM: sb_printf(out, "%lld", (long long)o->imm); break;
+  case OPK_IMM: sb_put_int(out, o->imm); break;
   case OPK_MEM:
-    sb_printf(out, "%lld(", (long long)o->imm);
+    sb_put_int(out, o->imm);
+    sb_putc(out, '(');
     print_reg(o, out);
     sb_putc(out, ')');
     break;
@@ -291,16 +292,22 @@ static bool print_branch(const Instr *ins, StrBuf *out,
   switch ((PPCOp)ins->op) {
   case PPC_B:
   case PPC_BL:
-    sb_printf(out, "%s   %s", ins->op == PPC_B ? "b" : "bl",
-              asm_label_name(&ins->ops[0], rename, ctx));
+    sb_puts(out, ins->op == PPC_B ? "b   " : "bl   ");
+    sb_puts(out, asm_label_name(&ins->ops[0], rename, ctx));
     return true;
   case PPC_BCC: {
     int cc = (int)ins->ops[0].imm;
-    sb_printf(out, "b%s  %s", cc >= 0 && cc < 6 ? cc_names[cc] : "?",
-              asm_label_name(&ins->ops[1], rename, ctx));
+    sb_putc(out, 'b');
+    sb_puts(out, cc >= 0 && cc < 6 ? cc_names[cc] : "?");
+    sb_puts(out, "  ");
+    sb_puts(out, asm_label_name(&ins->ops[1], rename, ctx));
     return true;
   }
-  case PPC_COM: sb_printf(out, "com \"%s\"", ins->ops[0].sym); return true;
+  case PPC_COM:
+    sb_puts(out, "com \"");
+    sb_puts(out, ins->ops[0].sym);
+    sb_putc(out, '"');
+    return true;
   default: return false;
   }
 }

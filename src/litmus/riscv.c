@@ -24,10 +24,17 @@ static const char *const x_names[RISCV_NREGS] = {
     "x27", "x28", "x29", "x30", "x31", "res",
 };
 
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
 static int lookup_reg(const char *s, size_t n) {
+  /* x0..x31 read directly: x_names[] spells them without leading zeros */
+  if (n >= 2 && n <= 3 && s[0] == 'x' && is_digit(s[1]) &&
+      (n == 2 || (s[1] != '0' && is_digit(s[2])))) {
+    int k = n == 2 ? s[1] - '0' : (s[1] - '0') * 10 + (s[2] - '0');
+    if (k < 32) return k;
+  }
   for (int i = 0; i < 32; i++) {
-    if (strlen(x_names[i]) == n && memcmp(x_names[i], s, n) == 0) return i;
-    if (strlen(abi_names[i]) == n && memcmp(abi_names[i], s, n) == 0) return i;
+    if (lit_word_is(x_names[i], s, n) || lit_word_is(abi_names[i], s, n)) return i;
   }
   if (n == 2 && memcmp(s, "fp", 2) == 0) return 8;
   return -1;
@@ -89,7 +96,7 @@ static const char *const amo_names[] = {
 };
 
 static bool eq(const char *s, size_t n, const char *lit) {
-  return strlen(lit) == n && memcmp(s, lit, n) == 0;
+  return lit_word_is(lit, s, n);
 }
 
 /* ".aq", ".rl", ".aq.rl" (also ".aqrl"), or nothing; -1 otherwise. */
@@ -275,7 +282,7 @@ static Instr *riscv_parse_instr(Arena *a, Err *err, const char *text,
 /* -------------------------------------------------------------- printer */
 
 static void print_reg(const Operand *o, StrBuf *out) {
-  if (o->sreg) sb_printf(out, "%%%s", o->sreg);
+  if (o->sreg) sb_putc(out, '%'), sb_puts(out, o->sreg);
   else sb_puts(out, riscv_reg_name(o->reg));
 }
 
@@ -285,7 +292,7 @@ static void print_ops(const Instr *ins, int n, StrBuf *out) {
     const Operand *o = &ins->ops[i];
     if (i > 0) sb_putc(out, ',');
     if (o->kind == OPK_REG) print_reg(o, out);
-    else if (o->kind == OPK_IMM) sb_printf(out, "%lld", (long long)o->imm);
+    else if (o->kind == OPK_IMM) sb_put_int(out, o->imm);
     else sb_puts(out, o->sym ? o->sym : "?");
   }
 }
@@ -313,22 +320,26 @@ static void print_access(const Instr *ins, StrBuf *out) {
   const Operand *m = &ins->ops[ins->nops - 1];
   switch ((RVOp)ins->op) {
   case RV_LOAD:
-    sb_printf(out, "l%c%s%s ", w[wi], ins->flags & RV_F_UNSIGNED ? "u" : "",
-              mo_suffix(ins->flags));
+    sb_putc(out, 'l');
+    sb_putc(out, w[wi]);
+    if (ins->flags & RV_F_UNSIGNED) sb_putc(out, 'u');
     break;
-  case RV_STORE: sb_printf(out, "s%c%s ", w[wi], mo_suffix(ins->flags)); break;
-  case RV_LR: sb_printf(out, "lr.%c%s ", w[wi], mo_suffix(ins->flags)); break;
-  case RV_SC: sb_printf(out, "sc.%c%s ", w[wi], mo_suffix(ins->flags)); break;
+  case RV_STORE: sb_putc(out, 's'), sb_putc(out, w[wi]); break;
+  case RV_LR: sb_puts(out, "lr."), sb_putc(out, w[wi]); break;
+  case RV_SC: sb_puts(out, "sc."), sb_putc(out, w[wi]); break;
   default:
-    sb_printf(out, "%s.%c%s ", amo_names[ins->op - RV_AMOSWAP], w[wi],
-              mo_suffix(ins->flags));
+    sb_puts(out, amo_names[ins->op - RV_AMOSWAP]);
+    sb_putc(out, '.');
+    sb_putc(out, w[wi]);
     break;
   }
+  sb_puts(out, mo_suffix(ins->flags));
+  sb_putc(out, ' ');
   print_ops(ins, ins->nops - 1, out);
   sb_putc(out, ',');
   /* lr and sc always show a 0 offset, AMOs none (herd's dump). */
   if (ins->op == RV_LOAD || ins->op == RV_STORE)
-    sb_printf(out, "%lld", (long long)m->imm);
+    sb_put_int(out, m->imm);
   else if (ins->op == RV_LR || ins->op == RV_SC)
     sb_putc(out, '0');
   sb_putc(out, '(');
@@ -356,16 +367,22 @@ static void riscv_print_instr(const Instr *ins, StrBuf *out,
     print_access(ins, out);
     return;
   case RV_FENCE:
-    sb_printf(out, "fence %s,%s", access_name(o[0].imm), access_name(o[1].imm));
+    sb_puts(out, "fence ");
+    sb_puts(out, access_name(o[0].imm));
+    sb_putc(out, ',');
+    sb_puts(out, access_name(o[1].imm));
     return;
   case RV_J:
-    sb_printf(out, "j %s", asm_label_name(&o[0], rename, ctx));
+    sb_puts(out, "j ");
+    sb_puts(out, asm_label_name(&o[0], rename, ctx));
     return;
   case RV_BEQ: case RV_BNE: case RV_BLT: case RV_BLTU: case RV_BGE:
   case RV_BGEU:
-    sb_printf(out, "%s ", mnemo_name(ins));
+    sb_puts(out, mnemo_name(ins));
+    sb_putc(out, ' ');
     print_ops(ins, 2, out);
-    sb_printf(out, ",%s", asm_label_name(&o[2], rename, ctx));
+    sb_putc(out, ',');
+    sb_puts(out, asm_label_name(&o[2], rename, ctx));
     return;
   case RV_ADDI:
     if (o[2].imm == 0) { /* herd prints addi rd,rs,0 as mv */

@@ -172,7 +172,7 @@ static bool x86_semi_continues(const char *cell) {
 /* -------------------------------------------------------------- printer */
 
 static void print_reg(const Operand *o, StrBuf *out) {
-  if (o->sreg) sb_printf(out, "%%%s", o->sreg);
+  if (o->sreg) sb_putc(out, '%'), sb_puts(out, o->sreg);
   else sb_puts(out, x86_reg_name(o->reg));
 }
 
@@ -182,11 +182,18 @@ static void print_operand(const Operand *o, StrBuf *out) {
   case OPK_MEM:
     sb_putc(out, '[');
     if (o->reg >= 0 || o->sreg) print_reg(o, out);
-    else sb_printf(out, "%lld", (long long)o->imm);
+    else sb_put_int(out, o->imm);
     sb_putc(out, ']');
     break;
-  case OPK_SYM: sb_printf(out, "[%s]", o->sym); break;
-  case OPK_IMM: sb_printf(out, "$%lld", (long long)o->imm); break;
+  case OPK_SYM:
+    sb_putc(out, '[');
+    sb_puts(out, o->sym);
+    sb_putc(out, ']');
+    break;
+  case OPK_IMM:
+    sb_putc(out, '$');
+    sb_put_int(out, o->imm);
+    break;
   default: sb_puts(out, "?"); break;
   }
 }
@@ -216,13 +223,16 @@ static void x86_print_instr(const Instr *ins, StrBuf *out,
   if (ins->flags & X86_F_LOCK) sb_puts(out, "LOCK; ");
   if (ins->op == X86_JCC) {
     int cc = (int)ins->ops[0].imm;
-    sb_printf(out, "J%s %s", cc >= 0 && cc < 8 ? cc_names[cc] : "?",
-              asm_label_name(&ins->ops[1], rename, ctx));
+    sb_putc(out, 'J');
+    sb_puts(out, cc >= 0 && cc < 8 ? cc_names[cc] : "?");
+    sb_putc(out, ' ');
+    sb_puts(out, asm_label_name(&ins->ops[1], rename, ctx));
     return;
   }
   sb_puts(out, print_mnemo(ins));
   if (ins->op == X86_JMP) {
-    sb_printf(out, " %s", asm_label_name(&ins->ops[0], rename, ctx));
+    sb_putc(out, ' ');
+    sb_puts(out, asm_label_name(&ins->ops[0], rename, ctx));
     return;
   }
   for (int i = 0; i < ins->nops; i++) {

@@ -279,25 +279,35 @@ static bool x86_64_semi_continues(const char *cell) {
 /* -------------------------------------------------------------- printer */
 
 static void print_reg(int reg, const char *sreg, int view, StrBuf *out) {
-  if (sreg) sb_printf(out, "%%%s", sreg);
+  sb_putc(out, '%');
+  if (sreg) sb_puts(out, sreg);
   else if (reg >= 0 && reg < 16 && view >= 0 && view < 5 &&
            view_names[view][reg])
-    sb_printf(out, "%%%s", view_names[view][reg]);
-  else sb_printf(out, "%%%s", x86_64_reg_name(reg));
+    sb_puts(out, view_names[view][reg]);
+  else sb_puts(out, x86_64_reg_name(reg));
 }
 
 static void print_offset(int64_t k, StrBuf *out) {
-  if (k != 0) sb_printf(out, "%lld", (long long)k);
+  if (k != 0) sb_put_int(out, k);
 }
 
 static void print_operand(const Operand *o, StrBuf *out) {
   switch (o->kind) {
   case OPK_REG: print_reg(o->reg, o->sreg, o->sub & 15, out); break;
-  case OPK_SYM: sb_printf(out, "(%s)", o->sym); break;
-  case OPK_IMM: sb_printf(out, "$%lld", (long long)o->imm); break;
+  case OPK_SYM:
+    sb_putc(out, '(');
+    sb_puts(out, o->sym);
+    sb_putc(out, ')');
+    break;
+  case OPK_IMM:
+    sb_putc(out, '$');
+    sb_put_int(out, o->imm);
+    break;
   case OPK_MEM:
     if (o->reg < 0 && !o->sreg) {
-      sb_printf(out, "(%lld)", (long long)o->imm);
+      sb_putc(out, '(');
+      sb_put_int(out, o->imm);
+      sb_putc(out, ')');
       break;
     }
     print_offset(o->imm, out);
@@ -331,12 +341,15 @@ static void x86_64_print_instr(const Instr *ins, StrBuf *out,
   switch ((X86_64Op)ins->op) {
   case X86_64_NOP: sb_puts(out, "NOP"); return;
   case X86_64_JMP:
-    sb_printf(out, "jmp %s", asm_label_name(&ins->ops[0], rename, ctx));
+    sb_puts(out, "jmp ");
+    sb_puts(out, asm_label_name(&ins->ops[0], rename, ctx));
     return;
   case X86_64_JCC: {
     int cc = (int)ins->ops[0].imm;
-    sb_printf(out, "j%s %s", cc >= 0 && cc < 8 ? cc_names[cc] : "?",
-              asm_label_name(&ins->ops[1], rename, ctx));
+    sb_putc(out, 'j');
+    sb_puts(out, cc >= 0 && cc < 8 ? cc_names[cc] : "?");
+    sb_putc(out, ' ');
+    sb_puts(out, asm_label_name(&ins->ops[1], rename, ctx));
     return;
   }
   default: break;

@@ -45,21 +45,28 @@ static bool is_array(const Test *t, const LitLoc *l) {
 void print_loc_state(const Test *t, const LitLoc *l, StrBuf *out) {
   switch (l->kind) {
   case LOC_REG:
-  case LOC_SYMREG:
-    if (l->regid >= 0 && t->ops)
-      sb_printf(out, "%d:%s", l->thread, test_reg_name(t, l->regid));
-    else if (l->kind == LOC_REG)
-      sb_printf(out, "%d:%s", l->thread, l->reg);
-    else
-      sb_printf(out, "%%%s", l->reg);
+  case LOC_SYMREG: {
+    bool named = l->regid >= 0 && t->ops;
+    if (named || l->kind == LOC_REG) {
+      sb_put_int(out, l->thread);
+      sb_putc(out, ':');
+      sb_puts(out, named ? test_reg_name(t, l->regid) : l->reg);
+    } else {
+      sb_putc(out, '%');
+      sb_puts(out, l->reg);
+    }
     break;
+  }
   case LOC_GLOBAL:
-    if (is_array(t, l)) sb_puts(out, l->sym);
-    else sb_printf(out, "[%s]", l->sym);
+    if (is_array(t, l)) {
+      sb_puts(out, l->sym);
+    } else {
+      sb_putc(out, '[');
+      sb_puts(out, l->sym);
+      sb_putc(out, ']');
+    }
     break;
-  case LOC_CELL:
-    sb_printf(out, "%s[%lld]", l->sym, (long long)l->index);
-    break;
+  case LOC_CELL: lit_print_loc_hash(l, out); break; /* x[i], as written */
   }
 }
 
@@ -104,9 +111,9 @@ void print_int_value(const Test *t, const LitLoc *l, int64_t v, bool hexa,
     sb_printf(out, "0x%llx", (unsigned long long)u);
   } else if (sgn) {
     if (bits < 64 && (u >> (bits - 1)) & 1) u |= ~mask; /* sign-extend */
-    sb_printf(out, "%lld", (long long)(int64_t)u);
+    sb_put_int(out, (int64_t)u);
   } else {
-    sb_printf(out, "%llu", (unsigned long long)u);
+    sb_put_uint(out, u);
   }
 }
 
@@ -116,11 +123,16 @@ void print_lit_value(const Test *t, const LitLoc *l, const LitVal *v,
   case LV_INT: print_int_value(t, l, v->num, hexa, out); break;
   case LV_ADDR:
     sb_puts(out, v->sym);
-    if (v->has_index && v->index != 0)
-      sb_printf(out, "+%lld", (long long)v->index);
+    if (v->has_index && v->index != 0) {
+      sb_putc(out, '+');
+      sb_put_int(out, v->index);
+    }
     break;
   case LV_LABEL: sb_printf(out, "label:\"P%d:%s\"", v->thread, v->label); break;
-  case LV_TAG: sb_printf(out, ":%s", v->sym); break;
+  case LV_TAG:
+    sb_putc(out, ':');
+    sb_puts(out, v->sym);
+    break;
   case LV_ARRAY:
     sb_putc(out, '{');
     for (int i = 0; i < v->nelems; i++) {
@@ -192,7 +204,8 @@ void print_condition(const Test *t, bool hexa, StrBuf *out) {
   const char *q = "forall";
   if (t->has_cond && t->quant == Q_EXISTS) q = "exists";
   if (t->has_cond && t->quant == Q_NOT_EXISTS) q = "~exists";
-  sb_printf(out, "%s (", q);
+  sb_puts(out, q);
+  sb_puts(out, " (");
   if (t->has_cond && t->cond) print_prop(t, t->cond, C_TOP, hexa, out);
   else sb_puts(out, "true");
   sb_putc(out, ')');

@@ -60,7 +60,8 @@ static bool info_string(const Test *t, StrBuf *out) {
     any = true;
     for (const char *k = m[i]->key; *k; k++)
       sb_putc(out, (char)(*k >= 'A' && *k <= 'Z' ? *k - 'A' + 'a' : *k));
-    sb_printf(out, "=%s", m[i]->value);
+    sb_putc(out, '=');
+    sb_puts(out, m[i]->value);
   }
   free(m);
   return any;
@@ -111,17 +112,29 @@ static void print_item(const InitItem *it, StrBuf *out) {
   switch (ty->kind) {
   case TY_NONE: break;
   case TY_PTR_NOBASE: sb_putc(out, '*'); break;
-  case TY_BASE: sb_printf(out, "%s ", ty->base); break;
-  case TY_ATOMIC: sb_printf(out, "_Atomic %s ", ty->base); break;
-  case TY_PTR: sb_printf(out, "%s *", ty->base); break;
+  case TY_ATOMIC:
+    sb_puts(out, "_Atomic ");
+    /* fall through */
+  case TY_BASE:
+    sb_puts(out, ty->base);
+    sb_putc(out, ' ');
+    break;
+  case TY_PTR:
+    sb_puts(out, ty->base);
+    sb_puts(out, " *");
+    break;
   case TY_ARRAY:
-    sb_printf(out, "%s ", ty->base);
+    sb_puts(out, ty->base);
+    sb_putc(out, ' ');
     lit_print_loc_hash(&it->loc, out);
-    sb_printf(out, "[%d]", ty->array_len);
+    sb_putc(out, '[');
+    sb_put_int(out, ty->array_len);
+    sb_putc(out, ']');
     return;
   }
   lit_print_loc_hash(&it->loc, out);
-  sb_printf(out, "=%s", it->has_val ? it->val.text : "0");
+  sb_putc(out, '=');
+  sb_puts(out, it->has_val ? it->val.text : "0");
 }
 
 void hash_init_string(const Test *t, StrBuf *out) {
@@ -217,8 +230,13 @@ static void collect_labels(const Test *t, Labels *l) {
       l->names[u++] = l->names[i];
   l->n = u;
   l->renamed = xmalloc(sizeof *l->renamed * (size_t)(u ? u : 1));
-  for (int i = 0; i < u; i++)
-    snprintf(l->renamed[i], sizeof l->renamed[i], "L%02d", i);
+  for (int i = 0; i < u; i++) { /* "L%02d" */
+    char d[24], *k = dec_digits(d + sizeof d, (uint64_t)i, false);
+    if (i < 10) *--k = '0';
+    l->renamed[i][0] = 'L';
+    memcpy(l->renamed[i] + 1, k, (size_t)(d + sizeof d - k));
+    l->renamed[i][1 + (d + sizeof d - k)] = 0;
+  }
 }
 
 static const char *rename_label(void *ctx, const char *name) {
@@ -235,8 +253,12 @@ static void thread_entries(const Test *t, const Thread *th, Labels *l,
   for (int k = 0; k < th->nentries; k++) {
     const CodeEntry *e = &th->entries[k];
     offs[k] = buf->len;
-    if (e->label) sb_printf(buf, "%s:", rename_label(l, e->label));
-    else t->ops->print_instr(e->ins, buf, rename_label, l);
+    if (e->label) {
+      sb_puts(buf, rename_label(l, e->label));
+      sb_putc(buf, ':');
+    } else {
+      t->ops->print_instr(e->ins, buf, rename_label, l);
+    }
     sb_putc(buf, 0);
   }
 }
@@ -255,16 +277,27 @@ void hash_code_string(const Test *t, StrBuf *out) {
   size_t *width = xcalloc((size_t)n, sizeof *width);
   for (int j = 0; j < n; j++) {
     const Thread *th = &t->threads[j];
-    offs[j] = xcalloc((size_t)(th->nentries ? th->nentries : 1), sizeof **offs);
+    /* offs[j][k + 1] is where entry k ends (after its NUL) */
+    offs[j] = xcalloc((size_t)th->nentries + 1, sizeof **offs);
     thread_entries(t, th, &l, &bufs[j], offs[j]);
+    offs[j][th->nentries] = bufs[j].len;
     for (int k = 0; k < th->nentries; k++)
-      width[j] = MAX(width[j], strlen(bufs[j].s + offs[j][k]));
+      width[j] = MAX(width[j], offs[j][k + 1] - offs[j][k] - 1);
     rows = MAX(rows, th->nentries);
   }
   for (int k = 0; k < rows; k++) {
-    for (int j = 0; j < n; j++) {
-      const char *e = k < t->threads[j].nentries ? bufs[j].s + offs[j][k] : "";
-      sb_printf(out, "%s %-*s ", j ? "|" : "", (int)width[j], e);
+    for (int j = 0; j < n; j++) { /* "%s %-*s " */
+      size_t len = 0;
+      if (j) sb_putc(out, '|');
+      sb_putc(out, ' ');
+      if (k < t->threads[j].nentries) {
+        len = offs[j][k + 1] - offs[j][k] - 1;
+        sb_putn(out, bufs[j].s + offs[j][k], len);
+      }
+      sb_reserve(out, width[j] - len + 1);
+      memset(out->s + out->len, ' ', width[j] - len + 1);
+      out->len += width[j] - len + 1;
+      out->s[out->len] = 0;
     }
     sb_puts(out, ";\n");
   }
@@ -285,6 +318,10 @@ static void digest_of(void (*f)(const Test *, StrBuf *), const Test *t,
 }
 
 void test_hash_compute(const Test *t, char out[33]) {
+  if (t->digest[0]) { /* computed before: the session and the printer ask */
+    memcpy(out, t->digest, 33);
+    return;
+  }
   uint8_t all[4 * MD5_DIGEST_SIZE], *p = all;
   StrBuf info;
   sb_init(&info);
@@ -299,6 +336,7 @@ void test_hash_compute(const Test *t, char out[33]) {
   uint8_t d[MD5_DIGEST_SIZE];
   md5_raw(all, (size_t)(p - all), d);
   to_hex(d, MD5_DIGEST_SIZE, out);
+  memcpy(((Test *)t)->digest, out, 33);
 }
 
 /* The value of the first metadata line whose key is "hash" in any case,

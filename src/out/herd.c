@@ -11,28 +11,16 @@
 #include "hash.h"
 #include "util/pool.h"
 
-/* Decimal without printf, at the end of buf[24]: state lines are printed
- * by the hundred thousand.  Returns where the digits start. */
-static char *fmt_u64(char *end, uint64_t u, bool neg) {
-  char *k = end;
-  do {
-    *--k = (char)('0' + u % 10);
-    u /= 10;
-  } while (u);
-  if (neg) *--k = '-';
-  return k;
-}
-
 /* An integer of location d in decimal, as herd prints it (its width and
  * signedness), ending at `end`; returns where it starts. */
 static char *fmt_int(const Program *p, const DispLoc *d, int64_t num, char *end) {
   int bits = d->type.bits ? d->type.bits : p->word_bits;
   uint64_t u = (uint64_t)num;
   if (bits < 64) u &= ((uint64_t)1 << bits) - 1;
-  if (!d->type.is_signed) return fmt_u64(end, u, false);
+  if (!d->type.is_signed) return dec_digits(end, u, false);
   int64_t s = (int64_t)u;
   if (bits < 64 && (u >> (bits - 1)) & 1) s = (int64_t)(u | ~(((uint64_t)1 << bits) - 1));
-  return fmt_u64(end, s < 0 ? 0 - (uint64_t)s : (uint64_t)s, s < 0);
+  return dec_digits(end, s < 0 ? 0 - (uint64_t)s : (uint64_t)s, s < 0);
 }
 
 void herd_print_value(const Program *p, const DispLoc *d, Val v, bool hexa,
@@ -53,8 +41,8 @@ void herd_print_value(const Program *p, const DispLoc *d, Val v, bool hexa,
   }
   case VAL_ADDR:
     sb_puts(out, intern_name(&p->syms, v.sym));
-    if (v.num > 0) sb_printf(out, "+%" PRId64, v.num);
-    if (v.num < 0) sb_printf(out, "%" PRId64, v.num);
+    if (v.num > 0) sb_putc(out, '+');
+    if (v.num != 0) sb_put_int(out, v.num);
     return;
   case VAL_LABEL:
     sb_printf(out, "label:\"P%d:%s\"", v.sym, intern_name(&p->labels, (int)v.num));
@@ -226,30 +214,64 @@ static void state_lines(const Program *p, const Outcome *o, const HerdPrintOpts 
     for (int i = 0; i < jobs; i++) sb_free(&c[i].text);
 }
 
+/* "KEY NAME ", how the lines naming the test start.  The block is put
+ * together without printf, which costs hundreds of instructions a call:
+ * corral runs once per test. */
+static void key_name(StrBuf *out, const char *key, const char *name) {
+  sb_puts(out, key);
+  sb_putc(out, ' ');
+  sb_puts(out, name);
+  sb_putc(out, ' ');
+}
+
 void herd_print(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
                 StrBuf *out) {
   const Test *t = p->test;
-  sb_printf(out, "Test %s %s\n", t->name, herd_kind(p));
-  sb_printf(out, "States %d\n", o->nstates);
+  key_name(out, "Test", t->name);
+  sb_puts(out, herd_kind(p));
+  sb_puts(out, "\nStates ");
+  sb_put_int(out, o->nstates);
+  sb_putc(out, '\n');
   state_lines(p, o, opt, out);
-  sb_printf(out, "%s%s\n", o->loop ? "Loop " : "", herd_result(p, o));
+  if (o->loop) sb_puts(out, "Loop ");
+  sb_puts(out, herd_result(p, o));
   uint64_t P, N;
   herd_witnesses(p, o, &P, &N);
-  sb_printf(out, "Witnesses\nPositive: %" PRIu64 " Negative: %" PRIu64 "\n", P, N);
+  sb_puts(out, "\nWitnesses\nPositive: ");
+  sb_put_uint(out, P);
+  sb_puts(out, " Negative: ");
+  sb_put_uint(out, N);
+  sb_putc(out, '\n');
   const char *names[64];
   int nf = herd_flags(o, opt, names);
-  for (int i = 0; i < nf; i++) sb_printf(out, "Flag %s\n", names[i]);
+  for (int i = 0; i < nf; i++) {
+    sb_puts(out, "Flag ");
+    sb_puts(out, names[i]);
+    sb_putc(out, '\n');
+  }
   sb_puts(out, "Condition ");
   print_condition(t, opt->hexa, out);
   sb_putc(out, '\n');
-  sb_printf(out, "Observation %s %s %" PRIu64 " %" PRIu64 "\n", t->name, herd_observation(o),
-            o->pos, o->neg);
+  key_name(out, "Observation", t->name);
+  sb_puts(out, herd_observation(o));
+  sb_putc(out, ' ');
+  sb_put_uint(out, o->pos);
+  sb_putc(out, ' ');
+  sb_put_uint(out, o->neg);
+  sb_putc(out, '\n');
   if (opt->show_time) sb_printf(out, "Time %s %0.2f\n", t->name, opt->seconds);
-  if (opt->candidates)
-    sb_printf(out, "Candidates %s %" PRIu64 "\n", t->name, o->candidates);
+  if (opt->candidates) {
+    key_name(out, "Candidates", t->name);
+    sb_put_uint(out, o->candidates);
+    sb_putc(out, '\n');
+  }
   char h[33];
   test_hash(t, h);
-  if (h[0]) sb_printf(out, "Hash=%s\n", h);
+  if (h[0]) {
+    sb_puts(out, "Hash=");
+    sb_puts(out, h);
+    sb_putc(out, '\n');
+  }
   sb_putc(out, '\n');
   herd_flush(opt, out, 0);
 }

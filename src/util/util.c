@@ -191,8 +191,17 @@ void sb_putn(StrBuf *b, const char *s, size_t n) {
   b->len += n;
   b->s[b->len] = 0;
 }
-void sb_putc(StrBuf *b, char c) { sb_putn(b, &c, 1); }
 void sb_puts(StrBuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
+
+static void put_digits(StrBuf *b, uint64_t u, bool neg) {
+  char buf[24];
+  char *k = dec_digits(buf + sizeof buf, u, neg);
+  sb_putn(b, k, (size_t)(buf + sizeof buf - k));
+}
+void sb_put_uint(StrBuf *b, uint64_t v) { put_digits(b, v, false); }
+void sb_put_int(StrBuf *b, int64_t v) {
+  put_digits(b, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
+}
 
 /* Formatted straight into the free room, which is nearly always enough;
  * only a longer text is formatted a second time, after the buffer grew. */

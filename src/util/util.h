@@ -108,11 +108,32 @@ typedef struct StrBuf {
 void sb_init(StrBuf *b);
 void sb_free(StrBuf *b);
 void sb_clear(StrBuf *b);
-void sb_putc(StrBuf *b, char c);
-void sb_puts(StrBuf *b, const char *s);
-void sb_putn(StrBuf *b, const char *s, size_t n);
 /* room for `extra` more bytes (and the NUL), to write into b->s directly */
 void sb_reserve(StrBuf *b, size_t extra);
+void sb_putn(StrBuf *b, const char *s, size_t n);
+void sb_puts(StrBuf *b, const char *s);
+/* Inline: printers put text a character at a time. */
+static inline void sb_putc(StrBuf *b, char c) {
+  if (b->len + 2 > b->cap) sb_reserve(b, 1);
+  b->s[b->len++] = c;
+  b->s[b->len] = 0;
+}
+/* The decimal digits of u, after a '-' when neg, written backwards so
+ * that they end at `end` (24 bytes of room suffice); returns where they
+ * start.  Output that is printed by the hundred thousand uses it rather
+ * than printf. */
+static inline char *dec_digits(char *end, uint64_t u, bool neg) {
+  char *k = end;
+  do {
+    *--k = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  if (neg) *--k = '-';
+  return k;
+}
+/* Decimal integers, as printf's %lld / %llu would write them. */
+void sb_put_int(StrBuf *b, int64_t v);
+void sb_put_uint(StrBuf *b, uint64_t v);
 void sb_printf(StrBuf *b, const char *fmt, ...) CR_PRINTF(2, 3);
 void sb_vprintf(StrBuf *b, const char *fmt, va_list ap);
 const char *sb_cstr(StrBuf *b); /* always NUL-terminated, never NULL */
