@@ -527,6 +527,7 @@ static corral_status run_text(const corral_options *o, const char *path, const c
     goto done;
   }
   r->name = xstrdup(t->name);
+  test_hash_keep(t);
   {
     char buf[33];
     const char *h = test_hash_text(t, buf);

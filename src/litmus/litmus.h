@@ -204,9 +204,8 @@ typedef struct Test {
   Quant quant;
   Prop *cond;            /* P_TRUE when has_cond is false */
   SrcPos cond_pos;
-  /* The hash's digest (hash.c), "" until first computed: it is asked for
-   * by the session and again by the printers.  Filled through a const
-   * Test, by the one thread that handles the test. */
+  /* The hash's digest, "" until test_hash_keep (out/hash.c) fills it:
+   * the session asks for it and the printers again. */
   char digest[33];
 } Test;
 

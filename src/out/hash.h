@@ -23,6 +23,11 @@ const char *test_hash_text(const Test *t, char buf[33]);
 /* The digest computed from the test, ignoring any Hash metadata. */
 void test_hash_compute(const Test *t, char out[33]);
 
+/* Compute the digest once, when the test has no hash metadata, and keep
+ * it in t->digest, where the functions above find it: the session and
+ * then the printers ask for it. */
+void test_hash_keep(Test *t);
+
 /* The three strings digested (hash.md §3-§5), for tests and debugging. */
 void hash_init_string(const Test *t, StrBuf *out);
 void hash_code_string(const Test *t, StrBuf *out);
