@@ -230,6 +230,7 @@ void intern_init(Interner *in) { memset(in, 0, sizeof *in); }
 void intern_free(Interner *in) {
   free(in->names);
   free(in->hashes);
+  free(in->lens);
   free(in->table);
   arena_free(&in->text);
   memset(in, 0, sizeof *in);
@@ -257,17 +258,16 @@ static int intern_lookup(const Interner *in, const char *s, size_t n, uint64_t h
   int i = (int)(h & (uint64_t)(in->tcap - 1));
   while (in->table[i]) {
     int id = in->table[i] - 1;
-    const char *c = in->names[id];
-    if (in->hashes[id] == h && strncmp(c, s, n) == 0 && c[n] == 0) return id;
+    if (in->hashes[id] == h && in->lens[id] == n && memcmp(in->names[id], s, n) == 0)
+      return id;
     i = (i + 1) & (in->tcap - 1);
   }
   *slot = i;
   return -1;
 }
 
-int intern_n(Interner *in, const char *s, size_t n) {
+int intern_nh(Interner *in, const char *s, size_t n, uint64_t h) {
   int slot;
-  uint64_t h = hash_bytes(s, n);
   int id = intern_lookup(in, s, n, h, &slot);
   if (id >= 0) return id;
   if ((in->count + 1) * 2 > in->tcap) {
@@ -278,11 +278,17 @@ int intern_n(Interner *in, const char *s, size_t n) {
     in->cap = in->cap ? in->cap * 2 : 64;
     in->names = xrealloc(in->names, sizeof(char *) * (size_t)in->cap);
     in->hashes = xrealloc(in->hashes, sizeof(uint64_t) * (size_t)in->cap);
+    in->lens = xrealloc(in->lens, sizeof(size_t) * (size_t)in->cap);
   }
   in->names[in->count] = arena_strndup(&in->text, s, n);
   in->hashes[in->count] = h;
+  in->lens[in->count] = n;
   in->table[slot] = in->count + 1;
   return in->count++;
+}
+
+int intern_n(Interner *in, const char *s, size_t n) {
+  return intern_nh(in, s, n, hash_bytes(s, n));
 }
 
 int intern(Interner *in, const char *s) { return intern_n(in, s, strlen(s)); }
