@@ -23,9 +23,11 @@
 #if defined(__GNUC__)
 #define CR_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define CR_NORETURN __attribute__((noreturn))
+#define CR_NOINLINE __attribute__((noinline))
 #else
 #define CR_PRINTF(f, a)
 #define CR_NORETURN
+#define CR_NOINLINE
 #endif
 
 /* ---- allocation that never returns NULL (aborts on exhaustion) ---- */
