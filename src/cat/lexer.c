@@ -86,28 +86,29 @@ enum {
   CL_BLANK = 1,   /* ' ' '\t' '\r' '\n' */
   CL_LETTER = 2,  /* a-z A-Z */
   CL_ID = 4,      /* continues an identifier: letter, digit, '_' '.' '-' */
-  CL_COMMENT = 8, /* stops the scan of a comment's text: '(' '*' '\n' NUL */
+  CL_SKIP = 8,    /* may begin what skip_blanks skips: blank '(' '#' '/' */
+  CL_DOUBLE = 16, /* '|' '&' '+', whose doubles are tokens too */
 };
 
 /* Rows of 16 characters from NUL to DEL; bytes from 128 on are 0. */
-#define B_ CL_BLANK
-#define N_ (CL_BLANK | CL_COMMENT)
-#define C_ CL_COMMENT
+#define B_ (CL_BLANK | CL_SKIP)
+#define S_ CL_SKIP
+#define D_ CL_DOUBLE
 #define I_ CL_ID
 #define L_ (CL_LETTER | CL_ID)
 static const unsigned char char_class[256] = {
-  C_, 0, 0, 0, 0, 0, 0, 0, 0, B_, N_, 0, 0, B_, 0, 0,        /* \t \n \r */
+  0, 0, 0, 0, 0, 0, 0, 0, 0, B_, B_, 0, 0, B_, 0, 0,         /* \t \n \r */
   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-  B_, 0, 0, 0, 0, 0, 0, 0, C_, 0, C_, 0, 0, I_, I_, 0,       /* ' ' ( * - . */
-  I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, 0, 0, 0, 0, 0, 0, /* 0-9 */
+  B_, 0, 0, S_, 0, 0, D_, 0, S_, 0, 0, D_, 0, I_, I_, S_,    /* ' ' # & ( + - . / */
+  I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, 0, 0, 0, 0, 0, 0,  /* 0-9 */
   0, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_,
   L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, 0, 0, 0, 0, I_, /* _ */
   0, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_,
-  L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, 0, 0, 0, 0, 0,
+  L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, 0, D_, 0, 0, 0,  /* | */
 };
 #undef B_
-#undef N_
-#undef C_
+#undef S_
+#undef D_
 #undef I_
 #undef L_
 
@@ -131,13 +132,14 @@ static CR_NORETURN void bad_char(Lexer *lx) {
 
 /* Skips "(* ... *)" (nested).  lx->p is at the opening "(*".  The text
  * between the characters that matter ('(' '*' newline NUL) is passed over
- * in a tight loop; only newlines update the line. */
+ * by strcspn, which the C library does many bytes at a time; only
+ * newlines update the line. */
 static void skip_comment(Lexer *lx) {
   SrcPos start = here(lx);
   const char *p = lx->p + 2;
   int depth = 1;
   for (;;) {
-    while (!has_class(*p, CL_COMMENT)) p++;
+    p += strcspn(p, "(*\n");
     char c = *p;
     if (c == '\n') {
       lx->line++;
@@ -160,33 +162,36 @@ static void skip_comment(Lexer *lx) {
   lx->p = p;
 }
 
-/* Skips blanks and comments; stops at the first character of a token. */
+/* Skips blanks and comments; stops at the first character of a token
+ * (at once when it is none of the characters of CL_SKIP). */
 static void skip_blanks(Lexer *lx) {
   const char *p = lx->p;
   for (;;) {
     char c = *p;
+    if (!has_class(c, CL_SKIP)) break;
     if (has_class(c, CL_BLANK)) {
       p++;
       if (c == '\n') {
         lx->line++;
         lx->line_start = p;
       }
-    } else if (c == '(' && p[1] == '*') {
+    } else if (c == '(') {
+      if (p[1] != '*') break;
       lx->p = p;
       skip_comment(lx);
       p = lx->p;
-    } else if (c == '#' || (c == '/' && p[1] == '/')) {
+    } else if (c == '#' || p[1] == '/') { /* c is '#' or '/' */
       while (*p && *p != '\n') p++;
     } else {
-      lx->p = p;
-      return;
+      break;
     }
   }
+  lx->p = p;
 }
 
 /* Identifier text at lx->p (id_starts holds); returns its length and
  * sets *h to its hash_bytes. */
-static size_t scan_ident(const Lexer *lx, uint64_t *h) {
+static inline size_t scan_ident(const Lexer *lx, uint64_t *h) {
   const char *s = lx->p;
   uint64_t x = HASH_SEED;
   size_t n = 0;
@@ -268,39 +273,32 @@ static void lex_string(Lexer *lx, Token *t) {
   lx->p++;
 }
 
+/* The tokens of one character ('|' '&' '+' double with CL_DOUBLE); 0
+ * (T_EOF) for the others. */
+static const unsigned char single_token[256] = {
+  ['('] = T_LPAR, [')'] = T_RPAR, ['{'] = T_LBRACE, ['}'] = T_RBRACE,
+  ['['] = T_LBRACK, [']'] = T_RBRACK, ['_'] = T_UNDERSCORE, ['0'] = T_ZERO,
+  ['|'] = T_BAR, ['&'] = T_AMP, ['*'] = T_STAR, ['~'] = T_TILDE,
+  ['+'] = T_PLUS, ['^'] = T_HAT, ['\\'] = T_BACKSLASH, ['?'] = T_QUESTION,
+  ['='] = T_EQUAL, [';'] = T_SEMI, [','] = T_COMMA,
+};
+_Static_assert(T_BARBAR == T_BAR + 1 && T_AMPAMP == T_AMP + 1 &&
+               T_PLUSPLUS == T_PLUS + 1, "a doubled token follows its single");
+
 /* One- and two-character symbols; T_EOF here means "not a symbol". */
 static TokKind symbol(const char *s, int *len) {
-  *len = 2;
-  switch (s[0]) {
-  case '|': if (s[1] == '|') return T_BARBAR; *len = 1; return T_BAR;
-  case '&': if (s[1] == '&') return T_AMPAMP; *len = 1; return T_AMP;
-  case '+': if (s[1] == '+') return T_PLUSPLUS; *len = 1; return T_PLUS;
-  case '-':
-    if (s[1] == '1') return T_INV;
-    if (s[1] == '>') return T_ARROW;
-    return T_EOF;
-  default: break;
+  unsigned char c = (unsigned char)s[0];
+  if (c == '-') {
+    *len = 2;
+    return s[1] == '1' ? T_INV : s[1] == '>' ? T_ARROW : T_EOF;
   }
+  TokKind k = (TokKind)single_token[c];
   *len = 1;
-  switch (s[0]) {
-  case '(': return T_LPAR;
-  case ')': return T_RPAR;
-  case '{': return T_LBRACE;
-  case '}': return T_RBRACE;
-  case '[': return T_LBRACK;
-  case ']': return T_RBRACK;
-  case '_': return T_UNDERSCORE;
-  case '0': return T_ZERO;
-  case '*': return T_STAR;
-  case '~': return T_TILDE;
-  case '^': return T_HAT;
-  case '\\': return T_BACKSLASH;
-  case '?': return T_QUESTION;
-  case '=': return T_EQUAL;
-  case ';': return T_SEMI;
-  case ',': return T_COMMA;
-  default: return T_EOF;
+  if (has_class(s[0], CL_DOUBLE) && s[1] == s[0]) {
+    *len = 2;
+    k = (TokKind)(k + 1);
   }
+  return k;
 }
 
 void catlex_scan(Lexer *lx, Token *t) {
