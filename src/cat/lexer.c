@@ -81,25 +81,44 @@ static SrcPos here(const Lexer *lx) {
   return pos;
 }
 
-/* Advance one character, keeping line and column right. */
-static void step(Lexer *lx) {
-  if (*lx->p == '\n') {
-    lx->line++;
-    lx->line_start = lx->p + 1;
-  }
-  lx->p++;
+/* Character classes: one table look-up instead of chains of comparisons. */
+enum {
+  CL_BLANK = 1,   /* ' ' '\t' '\r' '\n' */
+  CL_LETTER = 2,  /* a-z A-Z */
+  CL_ID = 4,      /* continues an identifier: letter, digit, '_' '.' '-' */
+  CL_SKIP = 8,    /* may begin what skip_blanks skips: blank '(' '#' '/' */
+  CL_DOUBLE = 16, /* '|' '&' '+', whose doubles are tokens too */
+};
+
+/* Rows of 16 characters from NUL to DEL; bytes from 128 on are 0. */
+#define B_ (CL_BLANK | CL_SKIP)
+#define S_ CL_SKIP
+#define D_ CL_DOUBLE
+#define I_ CL_ID
+#define L_ (CL_LETTER | CL_ID)
+static const unsigned char char_class[256] = {
+  0, 0, 0, 0, 0, 0, 0, 0, 0, B_, B_, 0, 0, B_, 0, 0,         /* \t \n \r */
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  B_, 0, 0, S_, 0, 0, D_, 0, S_, 0, 0, D_, 0, I_, I_, S_,    /* ' ' # & ( + - . / */
+  I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, 0, 0, 0, 0, 0, 0,  /* 0-9 */
+  0, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_,
+  L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, 0, 0, 0, 0, I_, /* _ */
+  0, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_,
+  L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, 0, D_, 0, 0, 0,  /* | */
+};
+#undef B_
+#undef S_
+#undef D_
+#undef I_
+#undef L_
+
+static inline bool has_class(char c, unsigned cl) {
+  return char_class[(unsigned char)c] & cl;
 }
 
-static bool is_letter(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
-static bool is_idchar(char c) {
-  return is_letter(c) || is_digit(c) || c == '_' || c == '.' || c == '-';
-}
 /* Does an identifier start at s ('_'? letter)? */
 static bool id_starts(const char *s) {
-  return is_letter(s[0]) || (s[0] == '_' && is_letter(s[1]));
+  return has_class(s[0], CL_LETTER) || (s[0] == '_' && has_class(s[1], CL_LETTER));
 }
 
 static CR_NORETURN void bad_char(Lexer *lx) {
@@ -111,49 +130,75 @@ static CR_NORETURN void bad_char(Lexer *lx) {
             "syntax error: unexpected character '\\x%02x'", c);
 }
 
-/* Skips "(* ... *)" (nested).  lx->p is at the opening "(*". */
+/* Skips "(* ... *)" (nested).  lx->p is at the opening "(*".  The text
+ * between the characters that matter ('(' '*' newline NUL) is passed over
+ * by strcspn, which the C library does many bytes at a time; only
+ * newlines update the line. */
 static void skip_comment(Lexer *lx) {
   SrcPos start = here(lx);
-  int depth = 0;
+  const char *p = lx->p + 2;
+  int depth = 1;
   for (;;) {
-    char c = *lx->p;
-    if (c == '\0')
+    p += strcspn(p, "(*\n");
+    char c = *p;
+    if (c == '\n') {
+      lx->line++;
+      lx->line_start = ++p;
+    } else if (c == '(') {
+      p++;
+      if (*p == '*') depth++, p++;
+    } else if (c == '*') {
+      p++;
+      if (*p == ')') {
+        p++;
+        if (--depth == 0) break;
+      }
+    } else {
+      lx->p = p;
       err_raise(lx->err, ERRK_SYNTAX, start,
                 "syntax error: unexpected end of file inside comment");
-    if (c == '(' && lx->p[1] == '*') {
-      depth++;
-      lx->p += 2;
-    } else if (c == '*' && lx->p[1] == ')') {
-      lx->p += 2;
-      if (--depth == 0) return;
-    } else {
-      step(lx);
     }
   }
+  lx->p = p;
 }
 
-/* Skips blanks and comments; stops at the first character of a token. */
+/* Skips blanks and comments; stops at the first character of a token
+ * (at once when it is none of the characters of CL_SKIP). */
 static void skip_blanks(Lexer *lx) {
+  const char *p = lx->p;
   for (;;) {
-    char c = *lx->p;
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
-      step(lx);
-    } else if (c == '(' && lx->p[1] == '*') {
+    char c = *p;
+    if (!has_class(c, CL_SKIP)) break;
+    if (has_class(c, CL_BLANK)) {
+      p++;
+      if (c == '\n') {
+        lx->line++;
+        lx->line_start = p;
+      }
+    } else if (c == '(') {
+      if (p[1] != '*') break;
+      lx->p = p;
       skip_comment(lx);
-    } else if (c == '#' || (c == '/' && lx->p[1] == '/')) {
-      while (*lx->p && *lx->p != '\n') lx->p++;
+      p = lx->p;
+    } else if (c == '#' || p[1] == '/') { /* c is '#' or '/' */
+      while (*p && *p != '\n') p++;
     } else {
-      return;
+      break;
     }
   }
+  lx->p = p;
 }
 
-/* Identifier text at lx->p (id_starts holds); returns its length. */
-static size_t scan_ident(const Lexer *lx) {
+/* Identifier text at lx->p (id_starts holds); returns its length and
+ * sets *h to its hash_bytes. */
+static inline size_t scan_ident(const Lexer *lx, uint64_t *h) {
   const char *s = lx->p;
-  size_t n = (s[0] == '_') ? 1 : 0;
-  while (is_idchar(s[n])) n++;
-  if (s[n] == '\'') n++;
+  uint64_t x = HASH_SEED;
+  size_t n = 0;
+  if (s[0] == '_') x = hash_step(x, '_'), n = 1;
+  while (has_class(s[n], CL_ID)) x = hash_step(x, (unsigned char)s[n++]);
+  if (s[n] == '\'') x = hash_step(x, '\''), n++;
+  *h = x;
   return n;
 }
 
@@ -183,93 +228,106 @@ static TokKind keyword(const char *s, size_t n) {
   if (n < 2 || s[0] < 'a' || s[0] > 'z') return T_ID; /* every keyword has two letters or more */
   for (const unsigned char *k = kw_by_initial[s[0] - 'a']; *k; k++) {
     const char *kw = spellings[*k];
-    /* the second letter first: it tells most words from the row's keywords */
-    if (kw[1] == s[1] && strncmp(kw, s, n) == 0 && kw[n] == 0) return (TokKind)*k;
+    /* the second letter first: it tells most words from the row's
+     * keywords.  The comparison stops at kw's NUL at the latest, since no
+     * byte of a word is a NUL. */
+    if (kw[1] != s[1]) continue;
+    size_t i = 2;
+    while (i < n && kw[i] == s[i]) i++;
+    if (i == n && kw[n] == 0) return (TokKind)*k;
   }
   return T_ID;
 }
 
-static Token lex_word(Lexer *lx, Token t) {
-  size_t n = scan_ident(lx);
-  t.kind = keyword(lx->p, n);
-  if (t.kind == T_ID) t.name = intern_n(&lx->names->in, lx->p, n);
+static void lex_word(Lexer *lx, Token *t) {
+  uint64_t h;
+  size_t n = scan_ident(lx, &h);
+  t->kind = keyword(lx->p, n);
+  if (t->kind == T_ID) t->name = intern_nh(&lx->names->in, lx->p, n, h);
   lx->p += n;
-  return t;
 }
 
-static Token lex_tag(Lexer *lx, Token t) {
+static void lex_tag(Lexer *lx, Token *t) {
   lx->p++; /* the quote */
-  size_t n = scan_ident(lx);
-  t.kind = T_TAG;
-  t.name = intern_n(&lx->names->in, lx->p, n);
+  uint64_t h;
+  size_t n = scan_ident(lx, &h);
+  t->kind = T_TAG;
+  t->name = intern_nh(&lx->names->in, lx->p, n, h);
   lx->p += n;
-  return t;
 }
 
-static Token lex_string(Lexer *lx, Token t) {
-  step(lx); /* the opening quote */
+static void lex_string(Lexer *lx, Token *t) {
+  lx->p++; /* the opening quote */
   const char *s = lx->p;
   while (*lx->p != '"') {
     if (*lx->p == '\0')
-      err_raise(lx->err, ERRK_SYNTAX, t.pos,
+      err_raise(lx->err, ERRK_SYNTAX, t->pos,
                 "syntax error: unexpected end of file inside string");
-    step(lx);
+    if (*lx->p++ == '\n') {
+      lx->line++;
+      lx->line_start = lx->p;
+    }
   }
-  t.kind = T_STRING;
-  t.str = arena_strndup(lx->arena, s, (size_t)(lx->p - s));
+  t->kind = T_STRING;
+  t->str = arena_strndup(lx->arena, s, (size_t)(lx->p - s));
   lx->p++;
-  return t;
 }
+
+/* The tokens of one character ('|' '&' '+' double with CL_DOUBLE); 0
+ * (T_EOF) for the others. */
+static const unsigned char single_token[256] = {
+  ['('] = T_LPAR, [')'] = T_RPAR, ['{'] = T_LBRACE, ['}'] = T_RBRACE,
+  ['['] = T_LBRACK, [']'] = T_RBRACK, ['_'] = T_UNDERSCORE, ['0'] = T_ZERO,
+  ['|'] = T_BAR, ['&'] = T_AMP, ['*'] = T_STAR, ['~'] = T_TILDE,
+  ['+'] = T_PLUS, ['^'] = T_HAT, ['\\'] = T_BACKSLASH, ['?'] = T_QUESTION,
+  ['='] = T_EQUAL, [';'] = T_SEMI, [','] = T_COMMA,
+};
+_Static_assert(T_BARBAR == T_BAR + 1 && T_AMPAMP == T_AMP + 1 &&
+               T_PLUSPLUS == T_PLUS + 1, "a doubled token follows its single");
 
 /* One- and two-character symbols; T_EOF here means "not a symbol". */
 static TokKind symbol(const char *s, int *len) {
-  *len = 2;
-  switch (s[0]) {
-  case '|': if (s[1] == '|') return T_BARBAR; *len = 1; return T_BAR;
-  case '&': if (s[1] == '&') return T_AMPAMP; *len = 1; return T_AMP;
-  case '+': if (s[1] == '+') return T_PLUSPLUS; *len = 1; return T_PLUS;
-  case '-':
-    if (s[1] == '1') return T_INV;
-    if (s[1] == '>') return T_ARROW;
-    return T_EOF;
-  default: break;
+  unsigned char c = (unsigned char)s[0];
+  if (c == '-') {
+    *len = 2;
+    return s[1] == '1' ? T_INV : s[1] == '>' ? T_ARROW : T_EOF;
   }
+  TokKind k = (TokKind)single_token[c];
   *len = 1;
-  switch (s[0]) {
-  case '(': return T_LPAR;
-  case ')': return T_RPAR;
-  case '{': return T_LBRACE;
-  case '}': return T_RBRACE;
-  case '[': return T_LBRACK;
-  case ']': return T_RBRACK;
-  case '_': return T_UNDERSCORE;
-  case '0': return T_ZERO;
-  case '*': return T_STAR;
-  case '~': return T_TILDE;
-  case '^': return T_HAT;
-  case '\\': return T_BACKSLASH;
-  case '?': return T_QUESTION;
-  case '=': return T_EQUAL;
-  case ';': return T_SEMI;
-  case ',': return T_COMMA;
-  default: return T_EOF;
+  if (has_class(s[0], CL_DOUBLE) && s[1] == s[0]) {
+    *len = 2;
+    k = (TokKind)(k + 1);
   }
+  return k;
 }
 
-Token catlex_next(Lexer *lx) {
+void catlex_scan(Lexer *lx, Token *t) {
   skip_blanks(lx);
-  Token t = {T_EOF, here(lx), -1, NULL};
+  t->pos = here(lx);
+  t->name = -1;
+  t->str = NULL;
   const char *s = lx->p;
-  if (*s == '\0') return t;
-  if (id_starts(s)) return lex_word(lx, t);
+  if (id_starts(s)) {
+    lex_word(lx, t);
+    return;
+  }
+  if (*s == '\0') {
+    t->kind = T_EOF;
+    return;
+  }
   if (*s == '\'') {
-    if (id_starts(s + 1)) return lex_tag(lx, t);
+    if (id_starts(s + 1)) {
+      lex_tag(lx, t);
+      return;
+    }
     bad_char(lx);
   }
-  if (*s == '"') return lex_string(lx, t);
+  if (*s == '"') {
+    lex_string(lx, t);
+    return;
+  }
   int len;
-  t.kind = symbol(s, &len);
-  if (t.kind == T_EOF) bad_char(lx);
+  t->kind = symbol(s, &len);
+  if (t->kind == T_EOF) bad_char(lx);
   lx->p += len;
-  return t;
 }

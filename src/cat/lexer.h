@@ -48,8 +48,13 @@ typedef struct Lexer {
 
 void catlex_init(Lexer *lx, const char *file, const char *text, Arena *arena,
                  CatNames *names, Err *err);
-/* The next token; raises ERRK_SYNTAX on a lexical error. */
-Token catlex_next(Lexer *lx);
+/* The next token, into *t; raises ERRK_SYNTAX on a lexical error. */
+void catlex_scan(Lexer *lx, Token *t);
+static inline Token catlex_next(Lexer *lx) {
+  Token t;
+  catlex_scan(lx, &t);
+  return t;
+}
 /* How a token kind is written, e.g. "')'" or "'let'" (for messages). */
 const char *catlex_spelling(TokKind k);
 /* A description of a token for "unexpected ..." messages, e.g. "')'",

@@ -22,13 +22,27 @@ static bool is_file(const char *p) {
 const char *cat_find_file(const char *name, const char *const *search,
                           int nsearch, Arena *a) {
   if (strchr(name, '/')) return is_file(name) ? arena_strdup(a, name) : NULL;
-  for (int i = 0; i < nsearch; i++) {
+  /* "DIR/NAME" ("./NAME" for "."), built in one buffer (no printf: a run
+   * looks up a dozen files in a few directories each) and copied to the
+   * arena once found. */
+  size_t nl = strlen(name), cap = 0;
+  char *buf = NULL;
+  const char *found = NULL;
+  for (int i = 0; i < nsearch && !found; i++) {
     const char *dir = search[i];
-    char *p = strcmp(dir, ".") == 0 ? arena_printf(a, "./%s", name)
-                                    : arena_printf(a, "%s/%s", dir, name);
-    if (is_file(p)) return p;
+    size_t dl = strlen(dir);
+    if (dl + nl + 2 > cap) {
+      cap = dl + nl + 2 > 256 ? dl + nl + 2 : 256;
+      free(buf);
+      buf = xmalloc(cap);
+    }
+    memcpy(buf, dir, dl);
+    buf[dl] = '/';
+    memcpy(buf + dl + 1, name, nl + 1);
+    if (is_file(buf)) found = arena_strndup(a, buf, dl + 1 + nl);
   }
-  return NULL;
+  free(buf);
+  return found;
 }
 
 static CatFile *load_file(CatModel *m, const char *name, SrcPos from, Err *err);
@@ -81,10 +95,10 @@ static void intern_runtime_names(CatModel *m, const InsList *l) {
   }
 }
 
-/* Parse one file's text (kept in the model's arena) and load its includes. */
+/* Parse one file's text, which is in the model's arena already, and load
+ * its includes.  (cat_parse keeps its own copy of the path.) */
 static CatFile *parse_text(CatModel *m, const char *path, const char *text, Err *err) {
-  char *kept = arena_strdup(&m->arena, text);
-  CatFile *f = cat_parse(&m->arena, &m->names, err, arena_strdup(&m->arena, path), kept);
+  CatFile *f = cat_parse(&m->arena, &m->names, err, path, text);
   m->files = xrealloc(m->files, sizeof(CatFile *) * (size_t)(m->nfiles + 1));
   m->files[m->nfiles++] = f;
   load_includes(m, &f->body, err);
@@ -139,7 +153,7 @@ static CatModel *load(const char *model_path, const char *model_text,
   SrcPos none = {NULL, 0, 0};
   m->stdlib = load_file(m, "stdlib.cat", none, err);
   if (bell_path) m->bell = load_file(m, bell_path, none, err);
-  if (model_text) m->main = parse_text(m, model_path, model_text, err);
+  if (model_text) m->main = parse_text(m, model_path, arena_strdup(&m->arena, model_text), err);
   else if (model_path) m->main = load_file(m, model_path, none, err);
   err_pop(err, &j);
   return m;

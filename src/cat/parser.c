@@ -41,13 +41,13 @@ static void advance(Parser *P) {
     P->tok = P->nxt;
     P->have_nxt = false;
   } else {
-    P->tok = catlex_next(&P->lx);
+    catlex_scan(&P->lx, &P->tok);
   }
 }
 
 static const Token *peek2(Parser *P) {
   if (!P->have_nxt) {
-    P->nxt = catlex_next(&P->lx);
+    catlex_scan(&P->lx, &P->nxt);
     P->have_nxt = true;
   }
   return &P->nxt;

@@ -239,6 +239,7 @@ void intern_init(Interner *in) { memset(in, 0, sizeof *in); }
 void intern_free(Interner *in) {
   free(in->names);
   free(in->hashes);
+  free(in->lens);
   free(in->table);
   arena_free(&in->text);
   memset(in, 0, sizeof *in);
@@ -257,49 +258,52 @@ static void intern_rehash(Interner *in) {
   in->tcap = nc;
 }
 
-static int intern_lookup(const Interner *in, const char *s, size_t n, uint64_t h,
-                         int *slot) {
-  if (!in->tcap) {
-    *slot = -1;
-    return -1;
+/* The id of s (n bytes, hash h), or -1.  Inline in intern_nh, where
+ * most calls find their name: a lookup is a few loads and one memcmp. */
+static inline int intern_lookup(const Interner *in, const char *s, size_t n,
+                                uint64_t h) {
+  if (!in->tcap) return -1;
+  unsigned mask = (unsigned)in->tcap - 1, i = (unsigned)h & mask;
+  for (int v; (v = in->table[i]) != 0; i = (i + 1) & mask) {
+    int id = v - 1;
+    if (in->hashes[id] == h && in->lens[id] == n && memcmp(in->names[id], s, n) == 0)
+      return id;
   }
-  int i = (int)(h & (uint64_t)(in->tcap - 1));
-  while (in->table[i]) {
-    int id = in->table[i] - 1;
-    const char *c = in->names[id];
-    if (in->hashes[id] == h && strncmp(c, s, n) == 0 && c[n] == 0) return id;
-    i = (i + 1) & (in->tcap - 1);
-  }
-  *slot = i;
   return -1;
 }
 
-int intern_n(Interner *in, const char *s, size_t n) {
-  int slot;
-  uint64_t h = hash_bytes(s, n);
-  int id = intern_lookup(in, s, n, h, &slot);
-  if (id >= 0) return id;
-  if ((in->count + 1) * 2 > in->tcap) {
-    intern_rehash(in);
-    intern_lookup(in, s, n, h, &slot);
-  }
+/* Adds s, known to be absent, out of line (the path of new names). */
+static CR_NOINLINE int intern_add(Interner *in, const char *s, size_t n, uint64_t h) {
+  if ((in->count + 1) * 2 > in->tcap) intern_rehash(in);
   if (in->count == in->cap) {
     in->cap = in->cap ? in->cap * 2 : 64;
     in->names = xrealloc(in->names, sizeof(char *) * (size_t)in->cap);
     in->hashes = xrealloc(in->hashes, sizeof(uint64_t) * (size_t)in->cap);
+    in->lens = xrealloc(in->lens, sizeof(size_t) * (size_t)in->cap);
   }
+  unsigned mask = (unsigned)in->tcap - 1, i = (unsigned)h & mask;
+  while (in->table[i]) i = (i + 1) & mask;
   in->names[in->count] = arena_strndup(&in->text, s, n);
   in->hashes[in->count] = h;
-  in->table[slot] = in->count + 1;
+  in->lens[in->count] = n;
+  in->table[i] = in->count + 1;
   return in->count++;
+}
+
+int intern_nh(Interner *in, const char *s, size_t n, uint64_t h) {
+  int id = intern_lookup(in, s, n, h);
+  return id >= 0 ? id : intern_add(in, s, n, h);
+}
+
+int intern_n(Interner *in, const char *s, size_t n) {
+  return intern_nh(in, s, n, hash_bytes(s, n));
 }
 
 int intern(Interner *in, const char *s) { return intern_n(in, s, strlen(s)); }
 
 int intern_find(const Interner *in, const char *s) {
-  int slot;
   size_t n = strlen(s);
-  return intern_lookup(in, s, n, hash_bytes(s, n), &slot);
+  return intern_lookup(in, s, n, hash_bytes(s, n));
 }
 
 /* --------------------------------------------------------------- errors */

@@ -23,9 +23,11 @@
 #if defined(__GNUC__)
 #define CR_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define CR_NORETURN __attribute__((noreturn))
+#define CR_NOINLINE __attribute__((noinline))
 #else
 #define CR_PRINTF(f, a)
 #define CR_NORETURN
+#define CR_NOINLINE
 #endif
 
 /* ---- allocation that never returns NULL (aborts on exhaustion) ---- */
@@ -141,8 +143,9 @@ const char *sb_cstr(StrBuf *b); /* always NUL-terminated, never NULL */
 /* ---- interned names: equal strings get equal small integers ---- */
 typedef struct Interner {
   char **names;      /* id -> string (in text) */
-  uint64_t *hashes;  /* id -> its string's hash: compared before the
-                        text, and reused when the table grows */
+  uint64_t *hashes;  /* id -> its string's hash (hash_bytes): compared
+                        before the text, and reused when the table grows */
+  size_t *lens;      /* id -> its string's length, compared next */
   int count, cap;
   int *table;        /* open addressing: slot -> id+1, 0 = empty */
   int tcap;
@@ -153,6 +156,9 @@ void intern_init(Interner *in);
 void intern_free(Interner *in);
 int intern(Interner *in, const char *s);
 int intern_n(Interner *in, const char *s, size_t n);
+/* intern_n when the caller has h = hash_bytes(s, n) already (a scanner
+ * can compute it with hash_step while it finds the end of a name). */
+int intern_nh(Interner *in, const char *s, size_t n, uint64_t h);
 int intern_find(const Interner *in, const char *s); /* -1 if absent */
 static inline const char *intern_name(const Interner *in, int id) {
   return in->names[id];
@@ -225,11 +231,16 @@ int edit_distance(const char *a, const char *b, int limit);
 const char *closest_name(const char *word, const char *const *cands, int n);
 
 /* ---- small helpers ---- */
+/* FNV-1a, good enough for hash tables of states and names: hash_bytes(p,
+ * n) is HASH_SEED followed by hash_step for each byte. */
+#define HASH_SEED 1469598103934665603ULL
+static inline uint64_t hash_step(uint64_t h, unsigned char c) {
+  return (h ^ c) * 1099511628211ULL;
+}
 static inline uint64_t hash_bytes(const void *p, size_t n) {
-  /* FNV-1a, good enough for hash tables of states and names. */
   const unsigned char *s = p;
-  uint64_t h = 1469598103934665603ULL;
-  for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 1099511628211ULL;
+  uint64_t h = HASH_SEED;
+  for (size_t i = 0; i < n; i++) h = hash_step(h, s[i]);
   return h;
 }
 
