@@ -609,7 +609,8 @@ static void parse_thread(CParser *p, CCode *c) {
       if (stars < 1) cfail(p, nt->pos, "type error: parameter %s must be a pointer", nt->s);
       if (stars > 8) cfail(p, nt->pos, "type error: too many pointer levels");
       next(p);
-      CParam pm = {nt->s, lit_join(p->a, ty, "********" + (8 - stars), "", ""),
+      static const char eight_stars[] = "********"; /* the type's last `stars` of them */
+      CParam pm = {nt->s, lit_join(p->a, ty, &eight_stars[8 - stars], "", ""),
                    c_reg(p->t, nt->s)};
       APUSH(p->a, th.params, th.nparams, cap, pm);
     } while (accept(p, ","));
