@@ -48,9 +48,14 @@ void heap_prepare(void) {
   mallopt(M_TRIM_THRESHOLD, 64 << 20);
   mallopt(M_TOP_PAD, GROWTH);
   mallopt(M_MMAP_THRESHOLD, 32 << 20); /* the skip below comes from the heap */
-  /* a small block comes from the top of the heap: where the next ones go */
+  /* a small block comes from the top of the heap: where the next ones go.
+   * The skip must outgrow the heap glibc made at its first malloc (132 KiB
+   * by default), so that the heap grows, by M_TOP_PAD, past `from`: a
+   * range beyond the heap's end cannot be marked.  With 8 KiB here, one
+   * run in seven (by where the kernel put the heap) kept the small heap
+   * and every page of its blocks was faulted in alone. */
   char *probe = malloc(64);
-  uintptr_t from = ((uintptr_t)probe + 8192 + HUGE - 1) & ~(uintptr_t)(HUGE - 1);
+  uintptr_t from = ((uintptr_t)probe + (256 << 10) + HUGE - 1) & ~(uintptr_t)(HUGE - 1);
   if (probe) heap_skip = malloc(from - (uintptr_t)probe - 256); /* ends just below `from` */
   free(probe);
   uintptr_t to = (uintptr_t)sbrk(0) & ~(uintptr_t)(HUGE - 1);
