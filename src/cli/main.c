@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "util/spawn.h"
 
 static const char campaign_usage[] =
     "campaigns:\n"
@@ -44,7 +45,15 @@ static int parse_shard(CliArgs *a, const char *s) {
 
 int cli_parse(CliArgs *a, int argc, char **argv, int from, bool cats) {
   memset(a, 0, sizeof *a);
-  char *libdir = default_libdir();
+  /* corral's own models are the library unless -set-libdir comes before
+   * anything that looks a file up in it (-conf): then finding them (a
+   * readlink and a stat, and two pages of stack) is not needed */
+  bool own_libdir = true;
+  for (int i = from; i < argc && own_libdir; i++) {
+    if (!strcmp(argv[i], "-conf")) break;
+    if (!strcmp(argv[i], "-set-libdir") && i + 1 < argc) own_libdir = false;
+  }
+  char *libdir = own_libdir ? default_libdir() : NULL;
   a->o = corral_options_new(libdir);
   free(libdir);
   bool any_file = false;
@@ -126,8 +135,8 @@ void cli_free(CliArgs *a) {
 int cli_campaign(CliArgs *a, ResultFn fn, void *ctx) {
   int n = a->files.n, workers = 1;
   if (n > 1) {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int want = a->jobs ? a->jobs : cores > 0 ? (int)(cores < 64 ? cores : 64) : 1;
+    int cores = usable_cpus();
+    int want = a->jobs ? a->jobs : cores < 64 ? cores : 64;
     workers = want < n ? want : n;
     char per[16];
     snprintf(per, sizeof per, "%d", want / workers > 0 ? want / workers : 1);

@@ -22,6 +22,7 @@
 #include "../out/herd.h"
 #include "../out/json.h"
 #include "../util/pool.h"
+#include "../util/spawn.h"
 #include "options.h"
 
 /* ------------------------------------------------------------ models */
@@ -57,8 +58,7 @@ corral_options *corral_options_new(const char *libdir) {
   o->unroll = 2;
   o->checkfilter = true;
   o->archcheck = true;
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  o->jobs = cores > 0 ? (int)MIN(cores, 64) : 1;
+  o->jobs = MIN(usable_cpus(), 64);
   o->cache = xcalloc(1, sizeof(ModelCache));
   pthread_mutex_init(&o->cache->lock, NULL);
   return o;

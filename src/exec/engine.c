@@ -662,6 +662,10 @@ static void worker_items_run(Engine *g);
 /* The items of the current structure, timed in this worker's CPU clock
  * (CORRAL_STATS prints the balance between workers). */
 static void worker_items(Engine *g) {
+  if (!g->sh->timed) {
+    worker_items_run(g); /* a CPU clock is a system call: only for the stats */
+    return;
+  }
   double t0 = thread_cpu_now();
   worker_items_run(g);
   g->busy_cpu += thread_cpu_now() - t0;
@@ -1045,7 +1049,8 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
   memset(&sh, 0, sizeof sh);
   if (pthread_getcpuclockid(pthread_self(), &sh.cpu_clock) != 0)
     sh.cpu_clock = CLOCK_PROCESS_CPUTIME_ID;
-  sh.cpu_start = shared_cpu_time(&sh);
+  if (o->timeout > 0) sh.cpu_start = shared_cpu_time(&sh);
+  sh.timed = getenv("CORRAL_STATS") != NULL;
   Engine *w = xcalloc((size_t)nworkers, sizeof(Engine));
   Outcome *wout = xcalloc((size_t)nworkers, sizeof(Outcome));
   for (int i = 0; i < nworkers; i++) {
@@ -1102,7 +1107,7 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
     out->structures = structures;
     collect_states(w, nworkers, p, out, pool);
     (void)out_arena;
-    if (getenv("CORRAL_STATS")) print_stats(w, nworkers, out);
+    if (sh.timed) print_stats(w, nworkers, out);
   }
   if (!ok) { /* an error here: the helpers may still be searching */
     __atomic_store_n(&sh.stop, 1, __ATOMIC_RELAXED);

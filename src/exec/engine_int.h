@@ -26,6 +26,7 @@ typedef struct Shared {
   int *ncands;
   int *read_index;
   bool static_locs;
+  bool timed;              /* CORRAL_STATS: each worker's busy CPU time */
   int prefix;              /* reads whose choice a work item fixes */
   long nitems;
   int stop;                /* atomic: an error or a limit (read often) */

@@ -5,8 +5,16 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
+
+int usable_cpus(void) {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int)MIN(n, 1 << 20) : 1;
+}
 
 void cpuplan_init(CpuPlan *pl) {
   memset(pl, 0, sizeof *pl);

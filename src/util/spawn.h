@@ -22,6 +22,12 @@ typedef struct CpuPlan {
   int here;       /* the creator's CPU when the plan was made, or -1 */
 } CpuPlan;
 
+/* How many CPUs the process may run on (at least 1): the default -j.
+ * One system call, where sysconf's count of online CPUs reads a file in
+ * /sys (three), and a process confined by taskset or a cpuset gets the
+ * CPUs it has rather than the machine's. */
+int usable_cpus(void);
+
 /* Take the allowed CPUs and the calling thread's CPU. */
 void cpuplan_init(CpuPlan *pl);
 
