@@ -16,6 +16,9 @@
 /* Before anything else in main: the heap on huge pages where the system
  * allows it (see heap.c for why). */
 void heap_prepare(void);
+/* One test in this process: its helper threads allocate from the main
+ * heap too (call before any thread starts). */
+void heap_one_test(void);
 
 /* ------------------------------------------------------------ files.c */
 

@@ -272,7 +272,10 @@ int main(int argc, char **argv) {
   memset(&p, 0, sizeof p);
   /* one test: its block goes to stdout as it is formatted (a chain test
    * prints hundreds of thousands of states) */
-  if (a.files.n == 1) corral_options_set_stream(a.o, stdout);
+  if (a.files.n == 1) {
+    corral_options_set_stream(a.o, stdout);
+    heap_one_test();
+  }
   cli_campaign(&a, printer_result, &p);
   int status = p.status;
   printer_free(&p);
