@@ -25,6 +25,17 @@ int main(void) {
   CpuPlan plan;
   cpuplan_init(&plan);
   CHECK(plan.ncpu >= 1);
+  /* the default -j: the CPUs the plan may place helpers on */
+  CHECK(usable_cpus() == plan.ncpu);
+  cpu_set_t mine, one_cpu;
+  if (sched_getaffinity(0, sizeof mine, &mine) == 0) {
+    CPU_ZERO(&one_cpu);
+    CPU_SET(plan.here >= 0 ? plan.here : 0, &one_cpu);
+    if (sched_setaffinity(0, sizeof one_cpu, &one_cpu) == 0) {
+      CHECK(usable_cpus() == 1); /* taskset -c N corral: -j 1 */
+      sched_setaffinity(0, sizeof mine, &mine);
+    }
+  }
   for (int i = 1; i <= 3; i++) {
     cpu_set_t one;
     bool placed = cpuplan_start_mask(&plan, i, &one);
