@@ -245,7 +245,7 @@ static const OptDef opts[] = {
     {"-edgemerge", 1, o_display},    {"-showpo", 1, o_display},
     {"-dumpes", 1, o_display},       {"-restrict", 1, o_display},
     {"-showfr", 1, o_display},       {"-showobserved", 1, o_display},
-    {"-graph-format", 1, o_display},
+    {"-graph-format", 1, o_display}, {"-suffix", 1, o_display},
 };
 
 static const OptDef *find_opt(const char *name) {
@@ -394,7 +394,8 @@ const char *corral_usage(void) {
          "  -explain-format text|json  how to print explanations\n"
          "  -format herd|json|tsv    results as herd7's text (default), one JSON\n"
          "                           object or one tab-separated line per test\n"
-         "  -o DIR                   write execution graphs to DIR/NAME.dot\n"
+         "  -o DIR                   write execution graphs to DIR/NAME.dot (NAME: the\n"
+         "                           file's name without .litmus; -suffix S adds S)\n"
          "  -graph free|cluster|columns, -show prop|neg|all|cond|wit|none, -nshow N,\n"
          "  -showevents all|mem|noregs|memf, -doshow R, -unshow R, -squished B ...\n"
          "                           what the graphs show and how (see README)\n"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -215,30 +216,6 @@ static int test_variants(const corral_options *o, const Test *t, const char **v,
   return n;
 }
 
-/* -explain: a second run, after the usual block is complete, so that the
- * block is the same with or without it.  With -o DIR, also DIR/NAME-explain.dot. */
-static bool explain_block(const corral_options *o, Program *p, const CProg *prog,
-                          const EngineOpts *eo, const Outcome *out, StrBuf *b, Err *err) {
-  ExplainOpts xo = {o->explain_all, out->pos > 0, o->explain_probe, o->explain_probe_ctx};
-  const char *dir = NULL;
-  for (int i = 0; i < o->ndisplay; i++)
-    if (!strcmp(o->display[i].key, "o")) dir = o->display[i].value;
-  char *dot = NULL;
-  if (dir) {
-    dot = xmalloc(strlen(dir) + strlen(p->test->name) + 16);
-    sprintf(dot, "%s/%s-explain.dot", dir, p->test->name);
-  }
-  char *text = explain_run(p, prog, eo, &xo, o->explain_format ? EXPLAIN_JSON : EXPLAIN_TEXT,
-                           dot, err);
-  free(dot);
-  if (!text) return false;
-  sb_puts(b, text);
-  free(text);
-  return true;
-}
-
-static void model_title(const CatModel *m, char *title, size_t n);
-
 /* The picture options into d (dot_opts_free it). */
 static void graph_opts(const corral_options *o, DotOpts *d) {
   dot_opts_init(d);
@@ -253,7 +230,35 @@ static bool graph_dir(const corral_options *o) {
   return false;
 }
 
-/* -o DIR (with -explain, DIR/NAME-explain.dot is written too): the
+/* -explain: a second run, after the usual block is complete, so that the
+ * block is the same with or without it.  With -o DIR, also DIR/STEM-explain.dot
+ * (STEM: dot_file_stem). */
+static bool explain_block(const corral_options *o, Program *p, const CProg *prog,
+                          const EngineOpts *eo, const Outcome *out, StrBuf *b, Err *err) {
+  ExplainOpts xo = {o->explain_all, out->pos > 0, o->explain_probe, o->explain_probe_ctx};
+  char *dot = NULL;
+  if (graph_dir(o)) {
+    DotOpts d;
+    graph_opts(o, &d);
+    char *stem = dot_file_stem(&d, p->test->file);
+    mkdir(d.dir, 0777); /* as dot_run does: may exist, the writer reports */
+    dot = xmalloc(strlen(d.dir) + strlen(stem) + 16);
+    sprintf(dot, "%s/%s-explain.dot", d.dir, stem);
+    free(stem);
+    dot_opts_free(&d);
+  }
+  char *text = explain_run(p, prog, eo, &xo, o->explain_format ? EXPLAIN_JSON : EXPLAIN_TEXT,
+                           dot, err);
+  free(dot);
+  if (!text) return false;
+  sb_puts(b, text);
+  free(text);
+  return true;
+}
+
+static void model_title(const CatModel *m, char *title, size_t n);
+
+/* -o DIR (with -explain, DIR/STEM-explain.dot is written too): the
  * execution graphs, from a capture run after the block is complete.
  * False with *msg on an error. */
 static bool graph_block(const corral_options *o, const CatModel *m, Program *p,

@@ -53,6 +53,7 @@ typedef struct DotOpts {
   double arrowsize, penwidth, pad; /* 0: not set */
   char *splines;             /* NULL: not set */
   DotFormat format;          /* -graph-format (default dot) */
+  char *suffix;              /* -suffix: added to the files' names */
 } DotOpts;
 
 /* Check one picture option's argument ("graph", "cluster"); 0 or -1 with
@@ -67,6 +68,10 @@ void dot_opts_init(DotOpts *o);
 void dot_opts_free(DotOpts *o);
 /* The -show word of o ("prop", "all", ...). */
 const char *dot_show_name(const DotOpts *o);
+/* DIR/STEM.dot's STEM for the litmus file at path, as herd7 names it: the
+ * file's name without its directory and extension (not the test's name,
+ * which may hold a '/'), then -suffix.  Malloc'ed. */
+char *dot_file_stem(const DotOpts *o, const char *path);
 
 /* ------------------------------------------------------- one execution */
 

@@ -128,6 +128,7 @@ const char *dot_show_name(const DotOpts *o) { return shows[o->show]; }
 void dot_opts_free(DotOpts *o) {
   free(o->dir);
   free(o->splines);
+  free(o->suffix);
   free_list(o->doshow, o->ndoshow);
   free_list(o->unshow, o->nunshow);
   free_list(o->showraw, o->nshowraw);
@@ -151,6 +152,18 @@ static void push_names(char ***v, int *n, const char *list) {
 }
 
 bool dot_opt_is_dir(const char *key) { return !strcmp(key, "o"); }
+
+char *dot_file_stem(const DotOpts *o, const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  const char *dot = strrchr(base, '.');
+  size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+  const char *suffix = o->suffix ? o->suffix : "";
+  char *s = xmalloc(n + strlen(suffix) + 1);
+  memcpy(s, base, n);
+  strcpy(s + n, suffix);
+  return s;
+}
 
 bool dot_opt_apply(DotOpts *o, const char *key, const char *arg) {
   bool b = false;
@@ -184,6 +197,9 @@ bool dot_opt_apply(DotOpts *o, const char *key, const char *arg) {
   else if (!strcmp(key, "splines")) {
     free(o->splines);
     o->splines = xstrdup(arg);
+  } else if (!strcmp(key, "suffix")) {
+    free(o->suffix);
+    o->suffix = xstrdup(arg);
   } else if (!strcmp(key, "doshow")) push_names(&o->doshow, &o->ndoshow, arg);
   else if (!strcmp(key, "unshow")) push_names(&o->unshow, &o->nunshow, arg);
   else if (!strcmp(key, "showraw") || !strcmp(key, "symetric"))

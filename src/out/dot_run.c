@@ -171,8 +171,10 @@ bool dot_run(Program *p, const CProg *prog, const EngineOpts *eo, const DotOpts 
   DotRun *r = collect(p, prog, eo, o, model_title, err);
   if (!r) return false;
   mkdir(o->dir, 0777); /* may exist; fopen reports what matters */
-  char *base = xmalloc(strlen(o->dir) + strlen(p->test->name) + 2);
-  sprintf(base, "%s/%s", o->dir, p->test->name);
+  char *stem = dot_file_stem(o, p->test->file);
+  char *base = xmalloc(strlen(o->dir) + strlen(stem) + 2);
+  sprintf(base, "%s/%s", o->dir, stem);
+  free(stem);
   StrBuf b;
   sb_init(&b);
   dot_write(r, &b);
