@@ -118,13 +118,16 @@ conform: $(BIN)
 	else echo "conform: $(SHARED) not present, skipped"; fi
 
 # corral's own models (models/) against herd7's outputs with its library
-# models: one line per suite.  Not part of `make test` (several minutes).
+# models: one line per suite; then the graphs they draw against those the
+# library models draw, on every corpus test.  Not part of `make test`.
 MODEL_SUITES ?= --suite x86 --suite article --suite ppc --suite riscv \
                 --suite linux --suite c11 --suite c11-partialsc --suite aarch64 --suite sc
 test-models: $(BIN)
 	@if [ -x "$(CONFORM)" ]; then \
 	  $(CONFORM) --corpus $(SHARED)/conformance --bin ./$(BIN) --models models \
-	    --jobs $(JOBS) --quiet $(MODEL_SUITES) $(MODELS_ARGS); \
+	    --jobs $(JOBS) --quiet $(MODEL_SUITES) $(MODELS_ARGS) && \
+	  python3 tests/graphs/modelcmp.py --corpus $(SHARED)/conformance --bin ./$(BIN) \
+	    --models models --jobs $(JOBS); \
 	else echo "test-models: $(SHARED) not present, skipped"; fi
 
 # corral and its model library; the binary finds the models in
@@ -137,12 +140,16 @@ install: $(BIN) $(SERVE_BIN)
 	install -m 644 $(wildcard models/*) $(DESTDIR)$(PREFIX)/share/corral/models
 
 # Execution graphs compared as graphs by tests/graphs/dotcmp.py: ours
-# (tests/graphs/local, our models), then herd7's own
-# (../shared/conformance/graphs) when ../shared is there.
+# (tests/graphs/local, our models), then, when ../shared is there,
+# herd7's own (../shared/conformance/graphs) and those our models draw
+# against those of herd7's models (one corpus test in 5; every test in
+# make test-models).
 graphs: $(BIN)
 	@python3 tests/graphs/dotcmp.py --local tests/graphs/local --models models --bin ./$(BIN)
 	@if [ -f "$(SHARED)/conformance/graphs/COMMANDS.tsv" ]; then \
-	  python3 tests/graphs/dotcmp.py --corpus $(SHARED)/conformance --bin ./$(BIN); \
+	  python3 tests/graphs/dotcmp.py --corpus $(SHARED)/conformance --bin ./$(BIN) && \
+	  python3 tests/graphs/modelcmp.py --corpus $(SHARED)/conformance --bin ./$(BIN) \
+	    --models models --jobs $(JOBS) --sample 5; \
 	else echo "graphs: $(SHARED) not present, skipped"; fi
 
 check-asan:

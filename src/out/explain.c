@@ -46,6 +46,21 @@ static void labels_init(Labels *l, const ExecView *v) {
   run_foreach_vocabulary(v->run, v->failure, labels_add, l);
 }
 
+/* The relations the execution shows (graphs draw them): the last show of
+ * a name counts, an unshow hides it. */
+static void labels_shown(Labels *l, const ExecView *v) {
+  memset(l, 0, sizeof *l);
+  l->d = v->d;
+  l->run = v->run;
+  for (int i = v->nshown - 1; i >= 0; i--) {
+    const CatShown *s = &v->shown[i];
+    bool later = false;
+    for (int k = i + 1; k < v->nshown && !later; k++) later = !strcmp(v->shown[k].name, s->name);
+    bool is_set = false;
+    if (!later && s->v && val_bits(s->v, &is_set) && !is_set) labels_add(l, s->name, s->v, false);
+  }
+}
+
 static void labels_free(Labels *l) {
   vec_free(l->name);
   vec_free(l->rel);
@@ -347,9 +362,18 @@ static void capture_shown(Explanation *x, const ExecView *v, ExExec *ex) {
   vec_free(rels);
 }
 
+/* An edge of an accepted execution: named by the smallest relation it
+ * shows that holds it, as its graph draws it and as the explanation lists
+ * them, else by the model's vocabulary. */
+static const char *shown_label(const Labels *shown, const Labels *l, int a, int b) {
+  const char *n = pick(shown, a, b, NULL, NULL, false);
+  return n ? n : label_of(l, a, b, NULL, false);
+}
+
 /* The cycle of po | rf | co | fr over memory events that sequential
  * consistency forbids, if the execution has one. */
-static void capture_sc(Explanation *x, const ExecView *v, ExExec *ex, const Labels *l) {
+static void capture_sc(Explanation *x, const ExecView *v, ExExec *ex, const Labels *shown,
+                       const Labels *l) {
   const EventStructure *es = v->es;
   Dim d = v->d;
   const Word *co = named_relation(v->run, "co");
@@ -374,7 +398,7 @@ static void capture_sc(Explanation *x, const ExecView *v, ExExec *ex, const Labe
   ex->sc = ARENA_NEWN(&x->arena, ExEdge, k + 1);
   for (int i = 0; i < k; i++)
     ex->sc[i] = (ExEdge){path[i], path[i + 1],
-                         arena_strdup(&x->arena, label_of(l, path[i], path[i + 1], NULL, false))};
+                         arena_strdup(&x->arena, shown_label(shown, l, path[i], path[i + 1]))};
   mark_listed(ex, ex->sc, ex->nsc);
   free(path);
   /* observation orders: r1 -po-> r2 in one thread, r1 reads an external w1,
@@ -395,7 +419,7 @@ static void capture_sc(Explanation *x, const ExecView *v, ExExec *ex, const Labe
             !memcmp(&v->loc[w2], &v->loc[w1], sizeof(Val)))
           continue;
         ExObs o = {e1->thread, w1, w2, r1, r2,
-                   arena_strdup(&x->arena, label_of(l, r1, r2, NULL, false))};
+                   arena_strdup(&x->arena, shown_label(shown, l, r1, r2))};
         vec_push(obs, o);
         ex->ev[w1].listed = ex->ev[w2].listed = true;
       }
@@ -412,9 +436,11 @@ static void capture_accepted(Explanation *x, const ExecView *v) {
   ExExec *ex = capture_common(x, v);
   ex->group = -1;
   capture_shown(x, v, ex);
-  Labels l;
+  Labels shown, l;
+  labels_shown(&shown, v);
   labels_init(&l, v);
-  capture_sc(x, v, ex, &l);
+  capture_sc(x, v, ex, &shown, &l);
+  labels_free(&shown);
   labels_free(&l);
 }
 
