@@ -310,12 +310,15 @@ function highlightCycle(svg) {
   for (const step of w.sc_cycle) {
     const a = toGraph[step.from], b = toGraph[step.to];
     if (!a || !b) continue;
-    for (const e of edges[`${a}->${b}`] || []) {
-      // several relations may join the same events: the cycle's one
+    // several relations may join the same events: the cycle's one; when
+    // the graph names it otherwise (mem-po drawn as po), the first edge
+    const between = edges[`${a}->${b}`] || [];
+    const named = between.filter((e) => {
       const label = e.querySelector("text");
       const rel = label ? label.textContent.trim() : "";
-      if (!label || rel === step.rel || step.rel.startsWith(rel)) e.classList.add("hl");
-    }
+      return !label || rel === step.rel || step.rel.startsWith(rel);
+    });
+    for (const e of named.length ? named : between.slice(0, 1)) e.classList.add("hl");
   }
 }
 
