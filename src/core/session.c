@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -232,7 +231,7 @@ static bool graph_dir(const corral_options *o) {
 
 /* -explain: a second run, after the usual block is complete, so that the
  * block is the same with or without it.  With -o DIR, also DIR/STEM-explain.dot
- * (STEM: dot_file_stem). */
+ * (DIR/STEM: dot_out_base). */
 static bool explain_block(const corral_options *o, Program *p, const CProg *prog,
                           const EngineOpts *eo, const Outcome *out, StrBuf *b, Err *err) {
   ExplainOpts xo = {o->explain_all, out->pos > 0, o->explain_probe, o->explain_probe_ctx};
@@ -240,11 +239,10 @@ static bool explain_block(const corral_options *o, Program *p, const CProg *prog
   if (graph_dir(o)) {
     DotOpts d;
     graph_opts(o, &d);
-    char *stem = dot_file_stem(&d, p->test->file);
-    mkdir(d.dir, 0777); /* as dot_run does: may exist, the writer reports */
-    dot = xmalloc(strlen(d.dir) + strlen(stem) + 16);
-    sprintf(dot, "%s/%s-explain.dot", d.dir, stem);
-    free(stem);
+    char *base = dot_out_base(&d, p->test->file);
+    dot = xmalloc(strlen(base) + 16);
+    sprintf(dot, "%s-explain.dot", base);
+    free(base);
     dot_opts_free(&d);
   }
   char *text = explain_run(p, prog, eo, &xo, o->explain_format ? EXPLAIN_JSON : EXPLAIN_TEXT,

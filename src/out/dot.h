@@ -68,10 +68,11 @@ void dot_opts_init(DotOpts *o);
 void dot_opts_free(DotOpts *o);
 /* The -show word of o ("prop", "all", ...). */
 const char *dot_show_name(const DotOpts *o);
-/* DIR/STEM.dot's STEM for the litmus file at path, as herd7 names it: the
- * file's name without its directory and extension (not the test's name,
- * which may hold a '/'), then -suffix.  Malloc'ed. */
-char *dot_file_stem(const DotOpts *o, const char *path);
+/* "DIR/STEM", the graph files' name without extension (malloc'ed), for
+ * the litmus file at path: STEM is that file's name without directory and
+ * extension, as herd7 names it (not the test's name, which may hold a
+ * '/'), then -suffix.  Makes DIR, which may exist already. */
+char *dot_out_base(const DotOpts *o, const char *path);
 
 /* ------------------------------------------------------- one execution */
 

@@ -153,18 +153,6 @@ static void push_names(char ***v, int *n, const char *list) {
 
 bool dot_opt_is_dir(const char *key) { return !strcmp(key, "o"); }
 
-char *dot_file_stem(const DotOpts *o, const char *path) {
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  const char *dot = strrchr(base, '.');
-  size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-  const char *suffix = o->suffix ? o->suffix : "";
-  char *s = xmalloc(n + strlen(suffix) + 1);
-  memcpy(s, base, n);
-  strcpy(s + n, suffix);
-  return s;
-}
-
 bool dot_opt_apply(DotOpts *o, const char *key, const char *arg) {
   bool b = false;
   double d = 0;

@@ -165,16 +165,24 @@ char **dot_pictures(Program *p, const CProg *prog, const EngineOpts *eo, const D
   return v;
 }
 
+char *dot_out_base(const DotOpts *o, const char *path) {
+  mkdir(o->dir, 0777); /* may exist; fopen reports what matters */
+  const char *file = strrchr(path, '/');
+  file = file ? file + 1 : path;
+  const char *ext = strrchr(file, '.');
+  int n = ext && ext != file ? (int)(ext - file) : (int)strlen(file);
+  const char *suffix = o->suffix ? o->suffix : "";
+  char *base = xmalloc(strlen(o->dir) + (size_t)n + strlen(suffix) + 2);
+  sprintf(base, "%s/%.*s%s", o->dir, n, file, suffix);
+  return base;
+}
+
 bool dot_run(Program *p, const CProg *prog, const EngineOpts *eo, const DotOpts *o,
              const char *model_title, Err *err, char **msg) {
   *msg = NULL;
   DotRun *r = collect(p, prog, eo, o, model_title, err);
   if (!r) return false;
-  mkdir(o->dir, 0777); /* may exist; fopen reports what matters */
-  char *stem = dot_file_stem(o, p->test->file);
-  char *base = xmalloc(strlen(o->dir) + strlen(stem) + 2);
-  sprintf(base, "%s/%s", o->dir, stem);
-  free(stem);
+  char *base = dot_out_base(o, p->test->file);
   StrBuf b;
   sb_init(&b);
   dot_write(r, &b);

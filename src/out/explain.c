@@ -46,13 +46,13 @@ static void labels_init(Labels *l, const ExecView *v) {
   run_foreach_vocabulary(v->run, v->failure, labels_add, l);
 }
 
-/* The relations the execution shows (graphs draw them): the last show of
- * a name counts, an unshow hides it. */
+/* The relations the execution shows (graphs draw them), in the order of
+ * their last show: the last show of a name counts, an unshow hides it. */
 static void labels_shown(Labels *l, const ExecView *v) {
   memset(l, 0, sizeof *l);
   l->d = v->d;
   l->run = v->run;
-  for (int i = v->nshown - 1; i >= 0; i--) {
+  for (int i = 0; i < v->nshown; i++) {
     const CatShown *s = &v->shown[i];
     bool later = false;
     for (int k = i + 1; k < v->nshown && !later; k++) later = !strcmp(v->shown[k].name, s->name);
@@ -337,29 +337,16 @@ static void capture_rejected(Explanation *x, const ExecView *v, int group) {
 
 /* ---------------------------------------------------------- accepted */
 
-static void capture_shown(Explanation *x, const ExecView *v, ExExec *ex) {
-  /* the last show of each name wins; unshow removes it */
-  VEC(ExRel) rels = {0};
-  for (int i = 0; i < v->nshown; i++) {
-    const CatShown *s = &v->shown[i];
-    int k = 0;
-    while (k < rels.len && strcmp(rels.data[k].name, s->name) != 0) k++;
-    if (k < rels.len) {
-      memmove(rels.data + k, rels.data + k + 1, sizeof(ExRel) * (size_t)(rels.len - k - 1));
-      rels.len--;
-    }
-    const Word *bits = s->v ? val_bits(s->v, NULL) : NULL;
-    bool is_set = false;
-    if (s->v && bits) val_bits(s->v, &is_set);
-    if (!bits || is_set || rel_is_empty(v->d, bits)) continue;
-    ExRel r = {arena_strdup(&x->arena, s->name), NULL, 0};
-    r.e = edges_of(x, v->d, bits, false, &r.n);
-    vec_push(rels, r);
+/* The shown relations that hold edges, listed in the explanation. */
+static void capture_shown(Explanation *x, const Labels *shown, ExExec *ex) {
+  ex->shown = ARENA_NEWN(&x->arena, ExRel, shown->name.len + 1);
+  ex->nshown = 0;
+  for (int i = 0; i < shown->name.len; i++) {
+    if (!shown->count.data[i]) continue;
+    ExRel *r = &ex->shown[ex->nshown++];
+    r->name = arena_strdup(&x->arena, shown->name.data[i]);
+    r->e = edges_of(x, shown->d, shown->rel.data[i], false, &r->n);
   }
-  ex->nshown = rels.len;
-  ex->shown = ARENA_NEWN(&x->arena, ExRel, rels.len + 1);
-  if (rels.len) memcpy(ex->shown, rels.data, sizeof(ExRel) * (size_t)rels.len);
-  vec_free(rels);
 }
 
 /* An edge of an accepted execution: named by the smallest relation it
@@ -435,9 +422,9 @@ static void capture_sc(Explanation *x, const ExecView *v, ExExec *ex, const Labe
 static void capture_accepted(Explanation *x, const ExecView *v) {
   ExExec *ex = capture_common(x, v);
   ex->group = -1;
-  capture_shown(x, v, ex);
   Labels shown, l;
   labels_shown(&shown, v);
+  capture_shown(x, &shown, ex);
   labels_init(&l, v);
   capture_sc(x, v, ex, &shown, &l);
   labels_free(&shown);
