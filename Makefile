@@ -63,7 +63,8 @@ LIB      := $(BUILD)/libcorral.a
 
 SHARED  ?= ../shared
 # The suites corral passes today; the others join as their issues land.
-CONFORM_SUITES ?= --suite article --suite x86 --suite ppc --suite linux --suite c11 --suite c11-partialsc --suite aarch64 --suite sc --suite riscv
+CONFORM_SUITES ?= --suite article --suite x86 --suite ppc --suite linux --suite c11 --suite c11-partialsc --suite aarch64 --suite sc --suite riscv \
+                  --suite cat-herding-cats --suite cat-aarch64-pick --suite gen-c --suite gen-x86
 CONFORM  = $(SHARED)/tools/conform
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
@@ -127,7 +128,7 @@ test-models: $(BIN)
 	  $(CONFORM) --corpus $(SHARED)/conformance --bin ./$(BIN) --models models \
 	    --jobs $(JOBS) --quiet $(MODEL_SUITES) $(MODELS_ARGS) && \
 	  python3 tests/graphs/modelcmp.py --corpus $(SHARED)/conformance --bin ./$(BIN) \
-	    --models models --jobs $(JOBS); \
+	    --models models --jobs $(JOBS) $(MODEL_SUITES); \
 	else echo "test-models: $(SHARED) not present, skipped"; fi
 
 # corral and its model library; the binary finds the models in
@@ -149,7 +150,7 @@ graphs: $(BIN)
 	@if [ -f "$(SHARED)/conformance/graphs/COMMANDS.tsv" ]; then \
 	  python3 tests/graphs/dotcmp.py --corpus $(SHARED)/conformance --bin ./$(BIN) && \
 	  python3 tests/graphs/modelcmp.py --corpus $(SHARED)/conformance --bin ./$(BIN) \
-	    --models models --jobs $(JOBS) --sample 5; \
+	    --models models --jobs $(JOBS) --sample 5 $(MODEL_SUITES); \
 	else echo "graphs: $(SHARED) not present, skipped"; fi
 
 check-asan:

@@ -56,6 +56,8 @@ def main():
     ap.add_argument('--models', default=os.path.join(HERE, '..', '..', 'models'))
     ap.add_argument('--sample', type=int, default=1, help='every K-th test of each suite')
     ap.add_argument('--filter', help='only tests whose path matches RE')
+    ap.add_argument('--suite', action='append', default=[],
+                    help='only this suite (repeatable; default: every suite)')
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
     ap.add_argument('--graph-opts', default='-graph cluster -show all -nshow 4',
                     help='picture options given to both runs')
@@ -68,7 +70,8 @@ def main():
         rows = [l.rstrip('\n').split('\t') for l in f][1:]
     by_suite = collections.defaultdict(list)
     for r in rows:
-        if len(r) >= 3 and (not args.filter or re.search(args.filter, r[1])):
+        if len(r) >= 3 and (not args.filter or re.search(args.filter, r[1])) \
+                and (not args.suite or r[0] in args.suite):
             by_suite[r[0]].append(r)
     rows = [r for suite in by_suite.values() for r in suite[::max(args.sample, 1)]]
     gopts = args.graph_opts.split()
