@@ -186,7 +186,7 @@ void run_set_mode(Run *r, int mode);
 /* Stack the evaluation may use (default: 3/4 of the process stack limit;
  * worker threads set their own). */
 void run_set_stack_limit(Run *r, size_t bytes);
-/* Symmetry (engine.c): classes of events that an automorphism of the
+/* Symmetry (exec/symmetry.c): classes of events that an automorphism of the
  * candidate permutes freely (same structure, invisible to the model and
  * the final state).  class_of[e] is the class of event e, or -1.  The first
  * `with` that orders all of a class's events (a coherence order) then

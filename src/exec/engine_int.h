@@ -1,6 +1,8 @@
 /*
  * engine_int.h — the engine's state, shared by engine.c (the enumeration)
- * and predef.c (cat's predefined names).  Private to src/exec.
+ * and the files beside it: solve.c (values), condition.c, symmetry.c,
+ * workers.c (work sharing, limits), stateset_sort.c (the output order),
+ * predef.c (cat's predefined names), mixed.c.  Private to src/exec.
  */
 #ifndef CORRAL_ENGINE_INT_H
 #define CORRAL_ENGINE_INT_H
@@ -17,7 +19,7 @@ enum { PD_SLOTS = 64 + TAG_MAX }; /* cache slots: kinds, then tag sets */
 /* What the workers of one test share: the current structure and its
  * candidate writes (built by the main thread, read-only meanwhile), the
  * queue of rf prefixes, and the stop conditions. */
-typedef struct CProp CProp; /* engine.c: the condition, prepared */
+typedef struct CProp CProp; /* condition.c: the condition, prepared */
 
 typedef struct Shared {
   EventStructure *es;
@@ -96,9 +98,34 @@ typedef struct Engine {
   struct Later *later; /* the caller's worker: helpers it may still post */
 } Engine;
 
-/* engine.c */
+/* engine.c: the enumeration */
+void choose_rf(Engine *g, int i);
+/* May events a and b access the same location? */
+bool may_alias(const EventStructure *es, int a, int b);
+void worker_begin(Engine *g);
+
+/* solve.c: values of the current candidate */
 bool eval_node(Engine *g, Sym s, Val *out);
 bool ev_loc(Engine *g, int e, Val *out);
+/* x as a value of type t (its width and sign; the word size if 0). */
+int64_t typed_int(const Program *p, LocType t, int64_t x);
+bool global_final_value(Engine *g, int s, Val *out);
+bool final_value(Engine *g, const LitLoc *l, Val *out);
+
+/* condition.c */
+CProp *cprop_build(Program *p, const Prop *pr, Arena *a);
+bool cprop_eval(Engine *g, const CProp *c);
+
+/* symmetry.c: the symmetry classes of the current candidate, to the run */
+void find_symmetry(Engine *g);
+
+/* workers.c */
+double shared_cpu_time(const Shared *sh);
+bool over_limits(Engine *g);
+void run_structure(Engine *w, int nworkers, Shared *sh, struct Pool *pool);
+
+/* stateset_sort.c: the workers' states into the outcome, in output order */
+void collect_states(Engine *w, int n, Program *p, Outcome *out, struct Pool *pool);
 
 /* mixed.c (-variant mixed) */
 bool mixed_rf_ok(const Engine *g);

@@ -10,7 +10,7 @@
  * The semantics (sem.c) split each access of n bytes into n byte events
  * at constant byte symbols; a read's value is the little-endian
  * combination of its bytes, a write gives byte i the bits 8i..8i+7 of its
- * value.  The final value of a location (engine.c) combines the final
+ * value.  The final value of a location (solve.c) combines the final
  * values of its bytes.
  *
  * Only integer values can be split: a location holding an address is

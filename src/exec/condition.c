@@ -1,0 +1,162 @@
+/*
+ * condition.c — a test's final condition and filter: evaluated on a
+ * candidate (prepared once per test as a CProp, so that a candidate's
+ * check is a few comparisons), or on a final state of the outcome
+ * (engine_prop, for the printers).
+ */
+#include <setjmp.h>
+
+#include "engine_int.h"
+
+static LocType loc_type(const Program *p, const LitLoc *l) {
+  if (l->kind == LOC_REG && l->thread >= 0 && l->thread < p->nthreads && l->regid >= 0)
+    return p->reg_type[l->thread][l->regid];
+  if (l->kind == LOC_GLOBAL) {
+    int s = intern_find(&p->syms, l->sym);
+    if (s >= 0) return p->sym_type.data[s];
+  }
+  LocType t = {32, true, false};
+  return t;
+}
+
+static bool vals_equal_typed(const Program *p, LocType t, Val a, Val b) {
+  if (a.kind == VAL_INT && b.kind == VAL_INT)
+    return typed_int(p, t, a.num) == typed_int(p, t, b.num);
+  return val_eq(a, b);
+}
+
+typedef bool (*LocValFn)(void *ctx, const LitLoc *l, Val *out);
+
+static bool prop_eval(Program *p, const Prop *pr, LocValFn fn, void *ctx) {
+  switch (pr->kind) {
+  case P_TRUE:
+    return true;
+  case P_FALSE:
+    return false;
+  case P_EQ: {
+    Val v, want;
+    if (!fn(ctx, &pr->loc, &v)) return false;
+    Err e;
+    err_init(&e);
+    ErrJmp j;
+    err_push(&e, &j);
+    if (setjmp(j.jb) == 0) {
+      want = program_value(p, &pr->val, &e);
+      err_pop(&e, &j);
+    } else {
+      err_free(&e);
+      return false;
+    }
+    err_free(&e);
+    return vals_equal_typed(p, loc_type(p, &pr->loc), v, want);
+  }
+  case P_LOCEQ: {
+    Val a, b;
+    if (!fn(ctx, &pr->loc, &a) || !fn(ctx, &pr->loc2, &b)) return false;
+    return vals_equal_typed(p, loc_type(p, &pr->loc), a, b);
+  }
+  case P_NOT:
+    return !prop_eval(p, pr->a, fn, ctx);
+  case P_AND:
+    return prop_eval(p, pr->a, fn, ctx) && prop_eval(p, pr->b, fn, ctx);
+  case P_OR:
+    return prop_eval(p, pr->a, fn, ctx) || prop_eval(p, pr->b, fn, ctx);
+  case P_IMPL:
+    return !prop_eval(p, pr->a, fn, ctx) || prop_eval(p, pr->b, fn, ctx);
+  }
+  return false;
+}
+
+/* The condition and filter, prepared once per test: the values compared
+ * with, the symbols and the types are found before the search, so that a
+ * candidate's check is a few comparisons (prop_eval does the same work
+ * from the text every time, and may intern: not from worker threads). */
+struct CProp {
+  PropKind kind;
+  const LitLoc *loc, *loc2;
+  int sym, sym2;           /* LOC_GLOBAL: symbol id, or -1 */
+  LocType type;
+  bool want_ok;            /* P_EQ: the value could be computed */
+  Val want;
+  CProp *a, *b;
+};
+
+CProp *cprop_build(Program *p, const Prop *pr, Arena *a) {
+  if (!pr) return NULL;
+  CProp *c = ARENA_NEWN(a, CProp, 1);
+  c->kind = pr->kind;
+  c->loc = &pr->loc;
+  c->loc2 = &pr->loc2;
+  c->sym = pr->loc.kind == LOC_GLOBAL ? intern_find(&p->syms, pr->loc.sym) : -1;
+  c->sym2 = pr->loc2.kind == LOC_GLOBAL ? intern_find(&p->syms, pr->loc2.sym) : -1;
+  if (pr->kind == P_EQ || pr->kind == P_LOCEQ) c->type = loc_type(p, &pr->loc);
+  if (pr->kind == P_EQ) {
+    Err e;
+    err_init(&e);
+    ErrJmp j;
+    err_push(&e, &j);
+    if (setjmp(j.jb) == 0) {
+      c->want = program_value(p, &pr->val, &e);
+      c->want_ok = true;
+      err_pop(&e, &j);
+    }
+    err_free(&e);
+  }
+  c->a = cprop_build(p, pr->a, a);
+  c->b = cprop_build(p, pr->b, a);
+  return c;
+}
+
+/* final_value with the symbol already found. */
+static bool cprop_value(Engine *g, const LitLoc *l, int sym, Val *out) {
+  if (l->kind != LOC_GLOBAL) return final_value(g, l, out);
+  return global_final_value(g, sym, out);
+}
+
+/* Same answers as prop_eval with final_value as the location reader. */
+bool cprop_eval(Engine *g, const CProp *c) {
+  switch (c->kind) {
+  case P_TRUE:
+    return true;
+  case P_FALSE:
+    return false;
+  case P_EQ: {
+    Val v;
+    if (!cprop_value(g, c->loc, c->sym, &v) || !c->want_ok) return false;
+    return vals_equal_typed(g->p, c->type, v, c->want);
+  }
+  case P_LOCEQ: {
+    Val x, y;
+    if (!cprop_value(g, c->loc, c->sym, &x) || !cprop_value(g, c->loc2, c->sym2, &y))
+      return false;
+    return vals_equal_typed(g->p, c->type, x, y);
+  }
+  case P_NOT:
+    return !cprop_eval(g, c->a);
+  case P_AND:
+    return cprop_eval(g, c->a) && cprop_eval(g, c->b);
+  case P_OR:
+    return cprop_eval(g, c->a) || cprop_eval(g, c->b);
+  case P_IMPL:
+    return !cprop_eval(g, c->a) || cprop_eval(g, c->b);
+  }
+  return false;
+}
+
+typedef struct StateCtx {
+  const Program *p;
+  const Val *state;
+} StateCtx;
+
+static bool state_loc_value(void *ctx, const LitLoc *l, Val *out) {
+  StateCtx *s = ctx;
+  int i = program_disp_index(s->p, l);
+  if (i < 0) return false;
+  *out = s->state[i];
+  return true;
+}
+
+bool engine_prop(const Program *p, const Prop *pr, const Val *state) {
+  StateCtx s = {p, state};
+  return prop_eval((Program *)p, pr, state_loc_value, &s);
+}
