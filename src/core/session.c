@@ -454,7 +454,8 @@ static corral_status simulate(const corral_options *o, const Test *t,
   r->output = b.s; /* the buffer becomes the result: no copy */
   sb_init(&b);
   if (out.loop)
-    sb_printf(&b, "Warning: File \"%s\": unrolling limit exceeded, legal outcomes may be missing.\n", path);
+    sb_printf(&b, "Warning: File \"%s\": unrolling limit exceeded at %s, legal outcomes may "
+              "be missing.\n", path, out.loop_label ? out.loop_label : "?");
   if (gmsg) sb_printf(&b, "%s\n", gmsg); /* a note of the graph writer */
   free(gmsg);
   if (b.len) r->diag = xstrdup(sb_cstr(&b));

@@ -107,6 +107,19 @@ static void run_candidate(Engine *g) {
     bool interesting = t->quant == Q_FORALL ? !g->cond_true : g->cond_true;
     if (!interesting) return;
   }
+  if (g->es->cutoff) {
+    /* A candidate cut by the unrolling bound that got this far makes the
+     * result "Loop ..."; herd runs the model on it and then discards it
+     * whatever the verdict, so it counts nowhere (values-and-loops.md
+     * §2.3). */
+    Outcome *o = g->out;
+    if (!o->loop || g->sh->es_index >= o->loop_es) {
+      o->loop_es = g->sh->es_index;
+      o->loop_label = g->es->cutoff_label;
+    }
+    o->loop = true;
+    return;
+  }
   /* -maxcandidates N: the test exceeds it with its (N+1)-th candidate.
    * Only then a shared counter: an atomic add per candidate on a line
    * every worker writes costs more than the candidate's bookkeeping. */
@@ -171,10 +184,6 @@ static void rf_leaf(Engine *g) {
     const Event *ev = &es->ev[e];
     Val v;
     if ((ev->flags & EV_MEM) && !ev_loc(g, e, &v)) return;
-  }
-  if (es->cutoff) {
-    g->out->loop = true;
-    return;
   }
   /* what depends on rf alone is kept for all its final-write choices */
   predef_reset(g, STAGE_RF);
@@ -289,6 +298,10 @@ static void merge_outcome(Outcome *into, const Outcome *o) {
   into->pos += o->pos;
   into->neg += o->neg;
   into->flags |= o->flags;
+  if (o->loop && (!into->loop || o->loop_es >= into->loop_es)) {
+    into->loop_es = o->loop_es;
+    into->loop_label = o->loop_label;
+  }
   into->loop |= o->loop;
   into->candidates += o->candidates;
   into->limit_hit |= o->limit_hit;
@@ -426,8 +439,8 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
                   "test %s has %d events, more than the %d a relation can hold here "
                   "(each would take %d MiB): test too large", p->test->name, sh.es->n,
                   ES_MAX_EVENTS, (int)((size_t)sh.es->n * (size_t)((sh.es->n + 63) / 64) * 8 >> 20));
+      sh.es_index = structures++;
       compute_candidates(&w[0], &sh, &es_arena);
-      structures++;
       run_structure(w, nworkers, &sh, pool);
       /* next combination (odometer) */
       int t = 0;

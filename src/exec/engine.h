@@ -73,6 +73,10 @@ typedef struct Outcome {
   uint64_t pos, neg;         /* executions where the condition holds / not */
   uint64_t flags;            /* flags raised by some accepted execution */
   bool loop;                 /* some path was cut off by the unrolling bound */
+  const char *loop_label;    /* where: the label of the last structure (in
+                                enumeration order) whose cut candidate
+                                reached the model, for the warning */
+  uint64_t loop_es;          /* that structure's rank */
   uint64_t candidates;       /* candidates given to the model */
   uint64_t structures;
   bool limit_hit;            /* stopped by max_candidates, timeout, deadline, cancel */

@@ -23,6 +23,7 @@ typedef struct CProp CProp; /* condition.c: the condition, prepared */
 
 typedef struct Shared {
   EventStructure *es;
+  uint64_t es_index;       /* its rank among the test's structures */
   const CProp *cond, *filter;
   int **cands;
   int *ncands;

@@ -33,7 +33,9 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
         nrel++;
     nnodes += tp->nnodes;
     nassume += tp->nassume;
-    if (tp->cutoff) {
+    if (tp->cutoff && !es->cutoff) {
+      /* herd names the cut-off with the smallest event number: the
+       * lowest thread's */
       es->cutoff = true;
       es->cutoff_label = tp->cutoff_label;
     }

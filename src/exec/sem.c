@@ -22,6 +22,8 @@
 typedef struct RegState {
   Sym val;
   int last_w;          /* local id of the last register-write event, or -1 */
+  bool known;          /* AArch64: herd's register environment holds a
+                          constant for it (see sem_read_reg) */
 } RegState;
 
 typedef enum Flow { FLOW_NEXT, FLOW_JUMP, FLOW_BRANCH, FLOW_EXIT, FLOW_DEAD } Flow;
@@ -36,6 +38,7 @@ struct SemCtx {
   int thread;
   const Thread *code;
   int unroll;
+  bool reg_env;              /* AArch64: herd keeps a register environment */
 
   /* Path state (append-only vectors and small state). */
   VEC(Event) ev;
@@ -141,7 +144,7 @@ static uint64_t ev_bit(SemCtx *c, int id) {
 /* ------------------------------------------------------------- values */
 
 SVal sem_val(SemCtx *c, Val v) {
-  SVal r = {const_node(c, v), 0};
+  SVal r = {const_node(c, v), 0, false};
   return r;
 }
 
@@ -156,6 +159,10 @@ static SVal mk_op(SemCtx *c, SymOp op, int width, SVal a, SVal b, SVal x) {
   SVal r;
   r.deps = a.deps | (b.s != SYM_NONE ? b.deps : 0) | (x.s != SYM_NONE ? x.deps : 0);
   Val out;
+  /* herd computes an operation at once when its arguments are known;
+   * otherwise it makes a variable, except for x^x (0) and x+0 (x). */
+  r.unk = a.unk || (b.s != SYM_NONE && b.unk) || (x.s != SYM_NONE && x.unk);
+  if (r.unk && op == S_XOR && a.s == b.s) r.unk = false;
   if (ka && kb && kx && sym_apply(op, width, va, vb, vx, &out)) {
     r.s = const_node(c, out);
     return r;
@@ -170,7 +177,7 @@ static SVal mk_op(SemCtx *c, SymOp op, int width, SVal a, SVal b, SVal x) {
   return r;
 }
 
-static const SVal NONE_SVAL = {SYM_NONE, 0};
+static const SVal NONE_SVAL = {SYM_NONE, 0, false};
 
 SVal sem_op(SemCtx *c, SymOp op, SVal a, SVal b) {
   return mk_op(c, op, c->prog->word_bits, a, b, NONE_SVAL);
@@ -218,8 +225,17 @@ SVal sem_read_reg(SemCtx *c, int reg) {
     Edge ed = {c->regs[reg].last_w, id};
     vec_push(c->rf_reg, ed);
   }
-  SVal r = {c->regs[reg].val, ev_bit(c, id)};
+  /* herd knows a register's value only through AArch64's register
+   * environment; elsewhere every register read is a fresh variable. */
+  SVal r = {c->regs[reg].val, ev_bit(c, id), !c->regs[reg].known};
   return r;
+}
+
+/* Has the current instruction accessed memory yet? */
+static bool inst_accessed_memory(const SemCtx *c) {
+  for (int i = c->inst_first; i < c->ev.len; i++)
+    if (c->ev.data[i].flags & (EV_R | EV_W)) return true;
+  return false;
 }
 
 void sem_write_reg(SemCtx *c, int reg, SVal v) {
@@ -230,6 +246,11 @@ void sem_write_reg(SemCtx *c, int reg, SVal v) {
   int id = add_event(c, e, v.deps);
   c->regs[reg].val = v.s;
   c->regs[reg].last_w = id;
+  /* herd's AArch64 environment takes the results of instructions that do
+   * not access memory (MOV, ADD, CMP...); a load, store-conditional or
+   * atomic removes its destination (herd's `killed`), even on a path of
+   * the instruction without access (a failing store-conditional). */
+  c->regs[reg].known = c->reg_env && !v.unk && c->nalts == 1 && !inst_accessed_memory(c);
 }
 
 /* ------------------------------------------------------------- memory */
@@ -262,14 +283,14 @@ static SVal read_event(SemCtx *c, Sym loc, uint64_t deps, int size, uint64_t tag
   n.b = n.c = SYM_NONE;
   Sym s = new_node(c, n);
   c->ev.data[id].val = s;
-  SVal r = {s, ev_bit(c, id)};
+  SVal r = {s, ev_bit(c, id), true};
   return r;
 }
 
 /* -variant mixed: n byte reads; the value is their little-endian
  * combination and depends on all of them. */
 static SVal mixed_load(SemCtx *c, SVal addr, int size, uint64_t tags) {
-  SVal acc = {SYM_NONE, 0};
+  SVal acc = {SYM_NONE, 0, false};
   for (int i = 0; i < size; i++) {
     SVal byte = read_event(c, mixed_byte_loc(c, addr, size, i), addr.deps, 1, tags);
     c->ev.data[c->ev.len - 1].acc_size = (uint8_t)size;
@@ -309,7 +330,7 @@ static SVal mixed_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags
     e.tags = tags;
     bits |= ev_bit(c, add_event(c, e, addr.deps | data.deps));
   }
-  SVal r = {data.s, bits};
+  SVal r = {data.s, bits, data.unk};
   return r;
 }
 
@@ -324,7 +345,7 @@ SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
   e.tags = tags;
   mark_data_ports(c, data.deps);
   int id = add_event(c, e, addr.deps | data.deps);
-  SVal r = {data.s, ev_bit(c, id)};
+  SVal r = {data.s, ev_bit(c, id), data.unk};
   return r;
 }
 
@@ -369,7 +390,7 @@ SVal sem_lock_event(SemCtx *c, SVal addr, uint64_t tags) {
   e.val = const_node(c, val_int(0));
   e.size = 4;
   int id = add_event(c, e, addr.deps);
-  SVal r = {addr.s, ev_bit(c, id)};
+  SVal r = {addr.s, ev_bit(c, id), addr.unk};
   return r;
 }
 
@@ -378,7 +399,7 @@ SVal sem_commit(SemCtx *c, SVal cond, uint32_t kind, uint64_t tags) {
   e.tags = tags;
   e.val = cond.s;
   int id = add_event(c, e, cond.deps);
-  SVal r = {cond.s, ev_bit(c, id)};
+  SVal r = {cond.s, ev_bit(c, id), cond.unk};
   return r;
 }
 
@@ -569,7 +590,8 @@ static void goto_label(SemCtx *c, int from, const char *target,
       c->inst_first = c->ev.len;
       c->ctrl_from = 0;
       add_event(c, blank_event(EV_CUTOFF), 0);
-      emit_path(c, true, target);
+      /* herd names a C loop's cut-off after its statement */
+      emit_path(c, true, c->prog->test->arch == ARCH_C ? "While" : target);
       return;
     }
   }
@@ -615,9 +637,11 @@ static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
       SVal cond = c->cond;
       const char *target = c->target;
       if (sem_is_const(c, cond, &v)) {
+        /* herd counts a taken backward jump whose condition it does
+         * not know while running the code, though corral does */
         bool taken = !(v.kind == VAL_INT && v.num == 0);
         if (taken)
-          goto_label(c, pc, target, false, scratch);
+          goto_label(c, pc, target, cond.unk, scratch);
         else
           run_from(c, pc + 1, scratch);
         break;
@@ -661,12 +685,15 @@ ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out) {
   c.thread = t;
   c.code = &p->test->threads[t];
   c.unroll = p->unroll;
+  c.reg_env = p->test->arch == ARCH_AARCH64;
   c.nregs = p->nregs;
   c.regs = xcalloc((size_t)c.nregs, sizeof(RegState));
   c.backjumps = xcalloc((size_t)c.code->nentries + 1, sizeof(int));
   for (int r = 0; r < c.nregs; r++) {
     c.regs[r].val = const_node(&c, p->init_regs[t][r]);
     c.regs[r].last_w = -1;
+    /* herd's AArch64 environment starts as the thread's init section */
+    c.regs[r].known = c.reg_env && p->init_reg_set[t][r];
   }
   Arena scratch;
   arena_init(&scratch);

@@ -26,6 +26,12 @@
 typedef struct SVal {
   Sym s;
   uint64_t deps;   /* bit i: event i of the current instruction */
+  /* herd7 holds a variable, not a constant, for this value while it runs
+   * the code (values-and-loops.md §1.4.1): a loaded value, a register
+   * read outside AArch64's register environment, an operation on such a
+   * value.  corral may know more (it carries register values along); a
+   * branch on a value herd does not know counts for -unroll all the same. */
+  bool unk;
 } SVal;
 
 typedef struct SemCtx SemCtx;
