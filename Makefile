@@ -69,7 +69,7 @@ CONFORM_SUITES ?= --suite article --suite x86 --suite ppc --suite linux --suite 
 CONFORM  = $(SHARED)/tools/conform
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all test unit regress conform graphs check-asan check-tsan check-valgrind bench fuzz clean test-models install
+.PHONY: all test unit regress conform kernel graphs check-asan check-tsan check-valgrind bench fuzz clean test-models install
 
 all: $(BIN) $(SERVE_BIN)
 
@@ -103,7 +103,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SERVE_OBJ:.o=.d)
 
-test: unit regress graphs conform
+test: unit regress graphs conform kernel
 
 unit: $(UNIT_BIN) $(BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
@@ -118,6 +118,18 @@ conform: $(BIN)
 	  $(CONFORM) --corpus $(SHARED)/conformance --bin ./$(BIN) --jobs $(JOBS) \
 	    $(CONFORM_SUITES) $(CONFORM_ARGS); \
 	else echo "conform: $(SHARED) not present, skipped"; fi
+
+# corral as the Linux kernel's tools/memory-model runs herd7: from a folder
+# holding only the kernel's model files, every linux test; then the
+# corpus's models on corral's library files (models/ standing for herd7's
+# library: cross.cat, cos-opt.cat, fences.cat, ppo.cat, ...).
+KERNEL_LIB_SUITES ?= --suite linux --suite c11-partialsc --suite sc --suite aarch64 \
+                     --suite riscv --suite article --suite x86 --suite cat-aarch64-pick
+kernel: $(BIN)
+	@tests/kernel/cwd.sh ./$(BIN) $(SHARED)
+	@tests/kernel/library.sh ./$(BIN) $(SHARED) --jobs $(JOBS) $(KERNEL_LIB_SUITES)
+	@tests/kernel/library.sh ./$(BIN) $(SHARED) --jobs $(JOBS) --suite ppc \
+	  --filter '/(MP|SB|IRIW|WRC|ISA2|LB|R|S|2\+2W)\+'
 
 # corral's own models (models/) against herd7's outputs with its library
 # models: one line per suite; then the graphs they draw against those the
