@@ -128,6 +128,10 @@ static bool decode_atomic(const char *s, size_t b, size_t n, RVOp *op,
   if (n < b + 2 || (s[b + 1] != 'w' && s[b + 1] != 'd')) return false;
   int mo = parse_mo(s + b + 2, n - b - 2);
   if (mo < 0) return false;
+  /* herd's lexer reads lr.{w,d}.rl as a plain lr and sc.{w,d}.aq as a
+   * plain sc: the ordering bit that makes no sense is dropped */
+  if ((*op == RV_LR && mo == RV_MO_RL) || (*op == RV_SC && mo == RV_MO_AQ))
+    mo = RV_MO_RLX;
   *flags = RV_MAKE_FLAGS(s[b + 1] == 'w' ? 2 : 3, false, mo);
   return true;
 }
@@ -152,6 +156,10 @@ static bool decode(const AsmScan *s, RVOp *op, Form *form, uint32_t *flags) {
   if (s->tok.kind != AT_NAME) return false;
   const char *p = s->tok.s;
   size_t n = s->tok.len;
+  /* herd's lexer also takes NOP, RET and MV in upper case, and only them */
+  if (eq(p, n, "NOP")) p = "nop";
+  else if (eq(p, n, "RET")) p = "ret";
+  else if (eq(p, n, "MV")) p = "mv";
   for (size_t i = 0; i < ARRAY_LEN(mnemos); i++)
     if (eq(p, n, mnemos[i].name)) {
       *op = mnemos[i].op;

@@ -69,51 +69,57 @@ static const char *x86_64_reg_name(int reg) {
 
 typedef enum Form {
   F_NONE, F_OP_EA, F_EA, F_EA_EA, F_EA_REG, F_REG_EA, F_MOVNTI, F_LABEL,
-  F_CC_LABEL,
+  F_CC_LABEL, F_NOP_EA, F_XMM_REG, F_EA_XMM,
 } Form;
 
 static const struct Mnemo {
   const char *name;
   X86_64Op op;
   Form form;
-  bool sized; /* takes a b/w/l/q suffix */
+  const char *sizes; /* the b/w/l/q suffixes herd's lexer knows for it */
   int cc;
 } mnemos[] = {
-    {"mov", X86_64_MOV, F_OP_EA, true, 0},
-    {"add", X86_64_ADD, F_OP_EA, true, 0},
-    {"or", X86_64_OR, F_OP_EA, true, 0},
-    {"and", X86_64_AND, F_OP_EA, true, 0},
-    {"xor", X86_64_XOR, F_OP_EA, true, 0},
-    {"cmp", X86_64_CMP, F_OP_EA, true, 0},
-    {"shl", X86_64_SHL, F_OP_EA, true, 0},
-    {"inc", X86_64_INC, F_EA, true, 0},
-    {"dec", X86_64_DEC, F_EA, true, 0},
-    {"setnb", X86_64_SETNB, F_EA, true, 0},
-    {"xchg", X86_64_XCHG, F_EA_EA, true, 0},
-    {"uxch", X86_64_UXCH, F_EA_EA, true, 0},
-    {"cmpxchg", X86_64_CMPXCHG, F_EA_REG, true, 0},
-    {"cmovc", X86_64_CMOVC, F_REG_EA, true, 0},
-    {"movnti", X86_64_MOVNTI, F_MOVNTI, true, 0},
-    {"jmp", X86_64_JMP, F_LABEL, false, 0},
-    {"je", X86_64_JCC, F_CC_LABEL, false, X86_CC_E},
-    {"jne", X86_64_JCC, F_CC_LABEL, false, X86_CC_NE},
-    {"jle", X86_64_JCC, F_CC_LABEL, false, X86_CC_LE},
-    {"jl", X86_64_JCC, F_CC_LABEL, false, X86_CC_L},
-    {"jlt", X86_64_JCC, F_CC_LABEL, false, X86_CC_L},
-    {"jg", X86_64_JCC, F_CC_LABEL, false, X86_CC_G},
-    {"jgt", X86_64_JCC, F_CC_LABEL, false, X86_CC_G},
-    {"jge", X86_64_JCC, F_CC_LABEL, false, X86_CC_GE},
-    {"js", X86_64_JCC, F_CC_LABEL, false, X86_CC_S},
-    {"jns", X86_64_JCC, F_CC_LABEL, false, X86_CC_NS},
-    {"mfence", X86_64_MFENCE, F_NONE, false, 0},
-    {"sfence", X86_64_SFENCE, F_NONE, false, 0},
-    {"lfence", X86_64_LFENCE, F_NONE, false, 0},
-    {"ret", X86_64_RET, F_NONE, false, 0},
-    {"nop", X86_64_NOP, F_NONE, false, 0},
-    {"clflush", X86_64_CLFLUSH, F_EA, false, 0},
-    {"clflushopt", X86_64_CLFLUSHOPT, F_EA, false, 0},
+    {"mov", X86_64_MOV, F_OP_EA, "bwlq", 0},
+    {"add", X86_64_ADD, F_OP_EA, "bwlq", 0},
+    {"or", X86_64_OR, F_OP_EA, "bwlq", 0},
+    {"and", X86_64_AND, F_OP_EA, "", 0},
+    {"xor", X86_64_XOR, F_OP_EA, "bwlq", 0},
+    {"cmp", X86_64_CMP, F_OP_EA, "bwlq", 0},
+    {"shl", X86_64_SHL, F_OP_EA, "", 0},
+    {"inc", X86_64_INC, F_EA, "bwlq", 0},
+    {"dec", X86_64_DEC, F_EA, "bwlq", 0},
+    {"setnb", X86_64_SETNB, F_EA, "", 0},
+    {"xchg", X86_64_XCHG, F_EA_EA, "bwlq", 0},
+    {"uxch", X86_64_UXCH, F_EA_EA, "bwlq", 0},
+    {"cmpxchg", X86_64_CMPXCHG, F_EA_REG, "bwlq", 0},
+    {"cmovc", X86_64_CMOVC, F_REG_EA, "bwlq", 0},
+    {"movnti", X86_64_MOVNTI, F_MOVNTI, "lq", 0},
+    {"jmp", X86_64_JMP, F_LABEL, "", 0},
+    {"je", X86_64_JCC, F_CC_LABEL, "", X86_CC_E},
+    {"jne", X86_64_JCC, F_CC_LABEL, "", X86_CC_NE},
+    {"jle", X86_64_JCC, F_CC_LABEL, "", X86_CC_LE},
+    {"jlt", X86_64_JCC, F_CC_LABEL, "", X86_CC_L},
+    {"jgt", X86_64_JCC, F_CC_LABEL, "", X86_CC_G},
+    {"jge", X86_64_JCC, F_CC_LABEL, "", X86_CC_GE},
+    {"js", X86_64_JCC, F_CC_LABEL, "", X86_CC_S},
+    {"jns", X86_64_JCC, F_CC_LABEL, "", X86_CC_NS},
+    {"mfence", X86_64_MFENCE, F_NONE, "", 0},
+    {"sfence", X86_64_SFENCE, F_NONE, "", 0},
+    {"lfence", X86_64_LFENCE, F_NONE, "", 0},
+    {"ret", X86_64_RET, F_NONE, "", 0},
+    {"retq", X86_64_RET, F_NONE, "", 0},
+    /* herd's NOP forms: "nop" alone; "nopl" and "nopw" with an operand,
+     * which is parsed and then dropped (herd's I_NOP has none) */
+    {"nop", X86_64_NOP, F_NONE, "", 0},
+    {"endbr64", X86_64_NOP, F_NONE, "", 0},
+    {"nopl", X86_64_NOP, F_NOP_EA, "", 0},
+    {"nopw", X86_64_NOP, F_NOP_EA, "", 0},
+    {"clflush", X86_64_CLFLUSH, F_EA, "", 0},
+    {"clflushopt", X86_64_CLFLUSHOPT, F_EA, "", 0},
+    /* SSE moves: parsed, but herd7 7.58 has no semantics for them */
+    {"movd", X86_64_MOVD, F_XMM_REG, "", 0},
+    {"movntdqa", X86_64_MOVNTDQA, F_EA_XMM, "", 0},
 };
-
 static const char suffixes[] = " bwlq"; /* index = X86_64_SZ_* */
 
 /* Lower-case or upper-case mnemonic, with an optional size suffix. */
@@ -128,6 +134,8 @@ static const struct Mnemo *find_mnemo(const AsmScan *s, uint32_t *size) {
     if (isupper((unsigned char)s->tok.s[i])) all_low = false;
   }
   if (!all_up && !all_low) return NULL;
+  /* herd's lexer knows endbr64 (a NOP for it) in lower case only */
+  if (all_up && strcmp(buf, "endbr64") == 0) return NULL;
   for (size_t i = 0; i < ARRAY_LEN(mnemos); i++)
     if (strcmp(mnemos[i].name, buf) == 0) {
       *size = X86_64_SZ_NONE;
@@ -137,7 +145,8 @@ static const struct Mnemo *find_mnemo(const AsmScan *s, uint32_t *size) {
   if (!suf) return NULL;
   buf[n - 1] = 0;
   for (size_t i = 0; i < ARRAY_LEN(mnemos); i++)
-    if (mnemos[i].sized && strcmp(mnemos[i].name, buf) == 0) {
+    if (strchr(mnemos[i].sizes, *suf) &&
+        strcmp(mnemos[i].name, buf) == 0) {
       *size = (uint32_t)(suf - suffixes);
       return &mnemos[i];
     }
@@ -193,8 +202,38 @@ static void parse_mem_body(AsmScan *s, Operand *o, char close) {
   asm_expect(s, close);
 }
 
+/* Whether the current token is directly followed by ':' (a segment
+ * prefix, "%cs:0(%rax,%rbx,1)"). */
+static bool before_colon(const AsmScan *s) {
+  const char *after = s->text + s->i;
+  while (*after == ' ' || *after == '\t') after++;
+  return *after == ':';
+}
+
+/* herd's "reg:k(reg,reg,k)": the segment register is parsed and ignored
+ * (its grammar takes any register there); only the scaled form follows. */
+static void parse_segment(AsmScan *s, Operand *o) {
+  if (s->tok.kind != AT_PCTNAME && s->tok.kind != AT_NAME)
+    asm_error(s, "expected a segment register");
+  asm_next(s);
+  asm_expect(s, ':');
+  o->kind = OPK_MEM;
+  o->imm = asm_expect_num(s);
+  asm_expect(s, '(');
+  expect_reg(s, o, 0);
+  asm_expect(s, ',');
+  expect_reg(s, o, 4);
+  asm_expect(s, ',');
+  o->imm2 = asm_expect_num(s);
+  asm_expect(s, ')');
+}
+
 static void parse_ea(AsmScan *s, Instr *ins) {
   Operand *o = asm_add_op(s, ins, OPK_REG);
+  if ((s->tok.kind == AT_PCTNAME || s->tok.kind == AT_NAME) && before_colon(s)) {
+    parse_segment(s, o);
+    return;
+  }
   if (s->tok.kind == AT_NUM) {
     o->imm = asm_expect_num(s);
     if (!asm_is(s, '(') && !asm_is(s, '['))
@@ -216,6 +255,25 @@ static void parse_src(AsmScan *s, Instr *ins) {
   } else {
     parse_ea(s, ins);
   }
+}
+
+/* An SSE register xmm0..xmm7 (with or without '%', any case) as an
+ * OPK_IMM operand holding its number; -1 if the token is not one. */
+static int xmm_number(const AsmScan *s) {
+  char buf[8];
+  if ((s->tok.kind != AT_PCTNAME && s->tok.kind != AT_NAME) ||
+      !lower_copy(s->tok.s, s->tok.len, buf, sizeof buf))
+    return -1;
+  if (strncmp(buf, "xmm", 3) != 0 || buf[3] < '0' || buf[3] > '7' || buf[4])
+    return -1;
+  return buf[3] - '0';
+}
+
+static void expect_xmm(AsmScan *s, Instr *ins) {
+  int k = xmm_number(s);
+  if (k < 0) asm_error(s, "expected an xmm register");
+  asm_add_op(s, ins, OPK_IMM)->imm = k;
+  asm_next(s);
 }
 
 /* Operands are stored destination first (see x86_64.h): parse in source
@@ -246,6 +304,15 @@ static void parse_operands(AsmScan *s, Instr *ins, const struct Mnemo *m) {
     asm_add_op(s, ins, OPK_COND)->imm = m->cc;
     asm_parse_label(s, ins);
     return;
+  case F_NOP_EA:
+    parse_ea(s, ins);
+    ins->nops = 0; /* herd's NOP keeps no operand: nothing is read */
+    return;
+  case F_XMM_REG: /* movd %xmmN,reg */
+    expect_xmm(s, ins), asm_expect(s, ',');
+    expect_reg(s, asm_add_op(s, ins, OPK_REG), 0);
+    return;
+  case F_EA_XMM: parse_ea(s, ins), asm_expect(s, ','), expect_xmm(s, ins); return;
   }
   Operand t = ins->ops[0];
   ins->ops[0] = ins->ops[1];
@@ -265,6 +332,12 @@ static Instr *x86_64_parse_instr(Arena *a, Err *err, const char *text,
   const struct Mnemo *m = find_mnemo(&s, &size);
   if (!m) asm_unknown(&s);
   asm_next(&s);
+  /* "movq %xmmN,reg" is herd's 64-bit MOVD, not a mov */
+  static const struct Mnemo movq_xmm = {"movd", X86_64_MOVD, F_XMM_REG, "", 0};
+  if (m->op == X86_64_MOV && size == X86_64_SZ_Q && xmm_number(&s) >= 0)
+    m = &movq_xmm;
+  else if (m->op == X86_64_MOVD)
+    size = X86_64_SZ_L;
   Instr *ins = asm_new_instr(&s, m->op);
   ins->flags = flags | size;
   parse_operands(&s, ins, m);
@@ -343,6 +416,16 @@ static void x86_64_print_instr(const Instr *ins, StrBuf *out,
   case X86_64_JMP:
     sb_puts(out, "jmp ");
     sb_puts(out, asm_label_name(&ins->ops[0], rename, ctx));
+    return;
+  case X86_64_MOVD:
+    sb_printf(out, "mov%c xmm%d,", (ins->flags & X86_64_SZ_MASK) == X86_64_SZ_Q ? 'q' : 'd',
+              (int)ins->ops[0].imm);
+    print_operand(&ins->ops[1], out);
+    return;
+  case X86_64_MOVNTDQA:
+    sb_puts(out, "movntdqa ");
+    print_operand(&ins->ops[0], out);
+    sb_printf(out, ",xmm%d", (int)ins->ops[1].imm);
     return;
   case X86_64_JCC: {
     int cc = (int)ins->ops[0].imm;

@@ -48,7 +48,14 @@
  *   X86_64_JCC cc,L  ops[0] = OPK_COND (imm = X86_CC_* of x86.h), ops[1]
  *                    = OPK_LABEL ("je", "jne", "jle", "jl"/"jlt", "jg"/
  *                    "jgt", "jge", "js", "jns")
- *   X86_64_MFENCE, _SFENCE, _LFENCE, _RET, _NOP: no operand
+ *   X86_64_MFENCE, _SFENCE, _LFENCE, _RET, _NOP: no operand (nop; also
+ *                    nopl/nopw ea, whose operand is dropped, and endbr64)
+ *   X86_64_MOVD      "movd %xmmN,reg" / "movq %xmmN,reg": ops[0] = OPK_IMM
+ *                    N, ops[1] = OPK_REG (flags: SZ_L / SZ_Q)
+ *   X86_64_MOVNTDQA  "movntdqa ea,%xmmN": ops[0] = ea, ops[1] = OPK_IMM N
+ *                    (both parsed only: herd7 7.58 gives them no semantics)
+ * An ea may carry a segment prefix, "%cs:k(%rax,%rbx,s)" (scaled form
+ * only, as in herd's grammar); the segment is ignored.
  * Flags: X86_64_SZ_B/W/L/Q (suffix b w l q; X86_64_SZ_NONE when absent:
  * the access size then comes from a register operand's view, else 8),
  * X86_64_F_LOCK ("lock; ins" or "lock ins").
@@ -80,6 +87,7 @@ typedef enum X86_64Op {
   X86_64_MFENCE, X86_64_SFENCE, X86_64_LFENCE,
   X86_64_RET,
   X86_64_CLFLUSH, X86_64_CLFLUSHOPT,
+  X86_64_MOVD, X86_64_MOVNTDQA,
 } X86_64Op;
 
 enum {

@@ -117,10 +117,24 @@ void print_int_value(const Test *t, const LitLoc *l, int64_t v, bool hexa,
   }
 }
 
+/* A constant of the condition as herd prints it: the scalar it parsed,
+ * whatever the location's type (herd casts only to compare), so a signed
+ * decimal of the machine's width, or its bit pattern with hexa. */
+static void print_constant(const Test *t, int64_t v, bool hexa, StrBuf *out) {
+  int bits = t->ops ? t->ops->word_bits : 64;
+  uint64_t u = (uint64_t)v;
+  if (bits < 64) {
+    u &= ((uint64_t)1 << bits) - 1;
+    if (!hexa && (u >> (bits - 1)) & 1) u |= ~(((uint64_t)1 << bits) - 1);
+  }
+  if (hexa) sb_printf(out, "0x%llx", (unsigned long long)u);
+  else sb_put_int(out, (int64_t)u);
+}
+
 void print_lit_value(const Test *t, const LitLoc *l, const LitVal *v,
                      bool hexa, StrBuf *out) {
   switch (v->kind) {
-  case LV_INT: print_int_value(t, l, v->num, hexa, out); break;
+  case LV_INT: print_constant(t, v->num, hexa, out); break;
   case LV_ADDR:
     sb_puts(out, v->sym);
     if (v->has_index && v->index != 0) {

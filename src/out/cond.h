@@ -33,8 +33,9 @@ int lit_type_bits(const LitType *ty, int word_bits, bool *is_signed);
 void print_int_value(const Test *t, const LitLoc *l, int64_t v, bool hexa,
                      StrBuf *out);
 
-/* A literal value of the test (an atom's right side), spelled as in state
- * lines: integers as above, addresses "x", labels label:"P1:L0", arrays
+/* A literal value of the test (an atom's right side), spelled as herd's
+ * Condition line does: integers as parsed, a signed decimal of the
+ * machine's width (0x... of its bit pattern with hexa), addresses "x", labels label:"P1:L0", arrays
  * {1,2}, tags :green. */
 void print_lit_value(const Test *t, const LitLoc *l, const LitVal *v,
                      bool hexa, StrBuf *out);
