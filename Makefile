@@ -24,7 +24,8 @@ BUILD   ?= build
 BIN     ?= corral
 
 LIB_SRC := $(sort $(wildcard src/util/*.c src/rel/*.c src/litmus/*.c \
-                             src/exec/*.c src/cat/*.c src/out/*.c src/core/*.c))
+                             src/exec/*.c src/cat/*.c src/out/*.c src/core/*.c \
+                             src/isa/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 # corral-serve (src/serve), the program `corral serve` runs: the one that
 # links libmicrohttpd.  The page and examples/ are embedded by a

@@ -69,7 +69,8 @@ done
 # Every architecture has a bundled example that runs with no -model and
 # no options (its default model from models/); the loop above checked its
 # output.
-for a in X86 X86_64 PPC ARM AArch64 RISCV MIPS C; do
+# (the architectures: the names of the ISA registry's lines)
+for a in $(sed -n 's/^ISA([A-Z0-9_]*, *"\([^"]*\)".*/\1/p' "$here/../src/isa/isa_list.h"); do
   found=0
   for t in "$here"/../examples/*.litmus; do
     [ -e "$t" ] || continue

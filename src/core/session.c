@@ -163,17 +163,8 @@ static CatModel *load_pasted(const corral_options *o, const corral_source *src, 
 }
 
 static const char *default_model(Arch a) {
-  switch (a) {
-  case ARCH_X86: return "x86tso.cat";
-  case ARCH_X86_64: return "x86tso-mixed.cat";
-  case ARCH_PPC: return "ppc.cat";
-  case ARCH_ARM: return "arm.cat";
-  case ARCH_AARCH64: return "aarch64.cat";
-  case ARCH_RISCV: return "riscv.cat";
-  case ARCH_MIPS: return "mips.cat";
-  case ARCH_C: return "c11_partialSC.cat";
-  default: return NULL;
-  }
+  const Isa *i = isa_of(a);
+  return i ? i->default_model : NULL;
 }
 
 /* --------------------------------------------------------------- runs */
@@ -350,9 +341,9 @@ static corral_status simulate(const corral_options *o, const Test *t,
   for (int i = 0; i < nv; i++)
     if (!strcmp(vars[i], "mixed")) {
       mixed = true;
-      /* byte-split accesses exist for RISC-V only (mixed.c): refuse the
-       * others rather than give a wrong answer */
-      if (t->arch != ARCH_RISCV)
+      /* byte-split accesses exist for some architectures only (mixed.c):
+       * refuse the others rather than give a wrong answer */
+      if (!isa_has(t->arch, ISA_MIXED))
         err_raise(&err, ERRK_SEMANTIC, where,
                   "-variant mixed (mixed-size accesses) is not supported yet for %s",
                   arch_name(t->arch));
@@ -361,8 +352,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
     Arch ma;
     bool known = arch_from_name(m->main->arch, &ma);
     bool compatible = !known || ma == t->arch ||
-                      (ma == ARCH_X86 && t->arch == ARCH_X86_64) ||
-                      (ma == ARCH_X86_64 && t->arch == ARCH_X86);
+                      strcmp(isa_of(ma)->family, isa_of(t->arch)->family) == 0;
     if (!compatible)
       err_raise(&err, ERRK_SEMANTIC, where,
                 "Architecture mismatch between test and model (%s vs. %s)",

@@ -139,7 +139,7 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
   /* C: events of one statement are po-ordered when one is sequenced
    * before the other: data flow, or an explicit order (an RMW's read
    * before its write); the operands of `a + b` stay unordered. */
-  es->is_c = p->test->arch == ARCH_C;
+  es->is_c = isa_has(p->test->arch, ISA_LANGUAGE);
   if (es->is_c) {
     for (int t = 0; t < p->nthreads; t++) {
       const ThreadPath *tp = &paths[t].v[choice[t]];

@@ -168,11 +168,10 @@ static bool same_thread(const Event *a, const Event *b) { return a->thread == b-
 static Value *rmw_rel(Engine *g, int stage, bool amo_only) {
   Dim d = model_dim(g);
   Word *bits = new_rel(g, stage);
-  /* C marks both halves of an RMW with RMW (sem_c.c), others with X */
-  int xbit = tag_find(&g->p->tags, g->t->arch == ARCH_C ? "RMW" : "X");
+  /* the tag on both halves (C's RMW, the others' X) */
+  int xbit = tag_find(&g->p->tags, isa_of(g->t->arch)->rmw_tag);
   uint64_t xmask = xbit >= 0 ? (uint64_t)1 << xbit : 0;
-  bool same_instr_only = g->t->arch == ARCH_X86 || g->t->arch == ARCH_X86_64 ||
-                         g->t->arch == ARCH_C;
+  bool same_instr_only = isa_has(g->t->arch, ISA_RMW_ONE_INSTR);
   const EventStructure *es = g->es;
   for (int r = 0; r < es->nrel; r++) {
     const Event *er = &es->ev[r];
@@ -414,7 +413,7 @@ void predef_setup(Engine *g, const Engine *like) {
   const SemArch *sa = sem_arch(g->t->arch);
   if (sa && sa->set_names)
     for (int i = 0; sa->set_names[i]; i++) tag_bit(&g->p->tags, sa->set_names[i]);
-  if (g->t->arch == ARCH_C) cat_prog_each_tag(g->prog, bind_bell_tag, g->p);
+  if (isa_has(g->t->arch, ISA_LANGUAGE)) cat_prog_each_tag(g->prog, bind_bell_tag, g->p);
   for (int b = 0; b < g->p->tags.count; b++) {
     int id = intern_find(in, g->p->tags.names[b]);
     if (id >= 0) g->pd_of_name[id] = PD_TAG + b;

@@ -1,67 +1,14 @@
 /*
- * arch.c — the table of architecture front ends, architecture names, and
- * small helpers shared by every front end: integer literals, the printing
- * of a location as written, and a tokenizer for instruction texts.
- *
- * Adding an architecture is one line in `table` below (plus its file).
+ * arch.c — small helpers shared by every front end: growing arrays,
+ * integer literals, the printing of a location as written, and a
+ * tokenizer for instruction texts.  The table of architectures is the
+ * ISA registry (src/isa).
  */
 #include "litmus.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "aarch64.h"
-#include "arm.h"
-#include "c.h"
-#include "mips.h"
-#include "ppc.h"
-#include "riscv.h"
-#include "x86.h"
-#include "x86_64.h"
-
-/* ------------------------------------------------------------- dispatch */
-
-static const ArchOps *const table[ARCH_COUNT] = {
-    [ARCH_X86] = &x86_arch_ops,
-    [ARCH_X86_64] = &x86_64_arch_ops,
-    [ARCH_PPC] = &ppc_arch_ops,
-    [ARCH_ARM] = &arm_arch_ops,
-    [ARCH_AARCH64] = &aarch64_arch_ops,
-    [ARCH_RISCV] = &riscv_arch_ops,
-    [ARCH_MIPS] = &mips_arch_ops,
-    [ARCH_C] = &c_arch_ops,
-};
-
-const ArchOps *arch_ops(Arch a) {
-  if ((int)a < 0 || a >= ARCH_COUNT) return NULL;
-  return table[a];
-}
-
-/* Header spellings; the first one of an architecture is its name. */
-static const struct {
-  const char *name;
-  Arch arch;
-} names[] = {
-    {"X86", ARCH_X86},     {"X86_64", ARCH_X86_64}, {"PPC", ARCH_PPC},
-    {"ARM", ARCH_ARM},     {"AArch64", ARCH_AARCH64}, {"RISCV", ARCH_RISCV},
-    {"RISC-V", ARCH_RISCV}, {"MIPS", ARCH_MIPS},     {"C", ARCH_C},
-};
-
-const char *arch_name(Arch a) {
-  for (size_t i = 0; i < ARRAY_LEN(names); i++)
-    if (names[i].arch == a) return names[i].name;
-  return "?";
-}
-
-bool arch_from_name(const char *s, Arch *a) {
-  for (size_t i = 0; i < ARRAY_LEN(names); i++)
-    if (strcmp(names[i].name, s) == 0) {
-      *a = names[i].arch;
-      return true;
-    }
-  return false;
-}
 
 void *lit_reserve(Arena *a, void *data, int len, int *cap, int want, size_t elem) {
   if (want <= *cap) return data;

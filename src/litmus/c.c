@@ -1155,4 +1155,5 @@ const ArchOps c_arch_ops = {
     .nregs = 0,
     .parse_reg = c_parse_reg,
     .reg_name = c_reg_name,
+    .begin = c_begin,
 };

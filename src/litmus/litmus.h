@@ -15,17 +15,7 @@
 
 #include <string.h>
 
-typedef enum Arch {
-  ARCH_X86,
-  ARCH_X86_64,
-  ARCH_PPC,
-  ARCH_ARM,
-  ARCH_AARCH64,
-  ARCH_RISCV,
-  ARCH_MIPS,
-  ARCH_C,
-  ARCH_COUNT
-} Arch;
+#include "isa/isa.h" /* Arch: the registry's constants */
 
 /* ---------------------------------------------------------------- values */
 typedef enum LitValKind {
@@ -247,8 +237,12 @@ typedef struct ArchOps {
    * preference order (PPC: r1..r31, X86: EAX..EDI, ...). */
   const int *symb_regs;
   int nsymb_regs;
+  /* Called when a test's header names this architecture (C: the code
+   * section is a program, parsed by c.c); NULL: nothing to do. */
+  void (*begin)(Test *t);
 } ArchOps;
 
+/* The registry's (src/isa) lookups. */
 const ArchOps *arch_ops(Arch a);
 /* A register's spelling in final states: the architecture's, or for C
  * tests the local's name (c.c). */

@@ -9,22 +9,16 @@
 
 #include "c.h"
 
-static const char *const known_archs[] = {
-    "BPF", "CPP", "C++", "LISA", "Bell", "JAVA", "Java", "ASL",
-};
-
 static void parse_arch(Parser *p, size_t off, size_t n) {
   char *w = arena_strndup(p->a, p->text + off, n);
   if (!arch_from_name(w, &p->t->arch)) {
-    for (size_t i = 0; i < ARRAY_LEN(known_archs); i++)
-      if (strcmp(known_archs[i], w) == 0)
-        fail(p, off, "%s tests are not supported", w);
+    if (isa_known_elsewhere(w)) fail(p, off, "%s tests are not supported", w);
     fail(p, off, "%s is not an implemented architecture", w);
   }
   p->t->ops = arch_ops(p->t->arch);
   if (!p->t->ops)
     fail(p, off, "%s tests are not supported yet", arch_name(p->t->arch));
-  if (p->t->arch == ARCH_C) c_begin(p->t);
+  if (p->t->ops->begin) p->t->ops->begin(p->t);
 }
 
 static bool testname_char(char c) {
@@ -203,7 +197,7 @@ Split split_test(Parser *p) {
   sp.init_start = open + 1;
   sp.init_end = close;
   sp.code_start = close + 1;
-  sp.code_end = find_code_end(p, sp.code_start, p->t->arch != ARCH_C);
+  sp.code_end = find_code_end(p, sp.code_start, !isa_has(p->t->arch, ISA_LANGUAGE));
   sp.final_start = sp.code_end;
   sp.final_end = find_final_end(p, sp.final_start);
   return sp;

@@ -122,7 +122,7 @@ static void put_aarch64_annot(const Program *p, const Event *ev, StrBuf *b) {
 
 static void put_access(const ExecView *v, int e, StrBuf *b) {
   const Program *p = v->p;
-  if (p->test->arch != ARCH_AARCH64) {
+  if (!isa_has(p->test->arch, ISA_GRAPH_ANNOT)) {
     herd_print_access(v, e, b);
     return;
   }
@@ -164,7 +164,7 @@ static const char *event_act(DotRun *r, const ExecView *v, int e) {
   const Event *ev = &v->es->ev[e];
   StrBuf b;
   sb_init(&b);
-  if (p->test->arch == ARCH_C && (ev->flags & (EV_MEM | EV_FENCE)) && !(ev->flags & EV_INIT)) {
+  if (isa_has(p->test->arch, ISA_LANGUAGE) && (ev->flags & (EV_MEM | EV_FENCE)) && !(ev->flags & EV_INIT)) {
     dot_c_access_label(v, e, &b);
   } else if (ev->flags & EV_MEM) {
     put_access(v, e, &b);
@@ -199,7 +199,7 @@ static const char *event_instr(DotRun *r, const Program *p, const Event *ev, int
   if (ev->thread < 0 || !t->threads || ev->thread >= t->nthreads) return NULL;
   const Thread *th = &t->threads[ev->thread];
   if (ev->code_index < 0 || ev->code_index >= th->nentries) return NULL;
-  if (t->arch == ARCH_C && th->entries[ev->code_index].ins)
+  if (isa_has(t->arch, ISA_LANGUAGE) && th->entries[ev->code_index].ins)
     return c_instr_label(th->entries[ev->code_index].ins, poi);
   for (int i = 0; i < ev->code_index; i++) *poi += th->entries[i].ins != NULL;
   const Instr *ins = th->entries[ev->code_index].ins;
@@ -209,7 +209,7 @@ static const char *event_instr(DotRun *r, const Program *p, const Event *ev, int
   sb_init(&b);
   p->ops->print_instr(ins, &b, keep_label, NULL);
   char *s = arena_strdup(&r->arena, sb_cstr(&b));
-  if (t->arch == ARCH_X86) {
+  if (isa_has(t->arch, ISA_GRAPH_NO_DOLLAR)) {
     /* herd shows x86 immediates without the '$' the hash spells */
     char *w = s;
     for (const char *c = s; *c; c++)
@@ -407,7 +407,7 @@ static void make_nodes(Builder *b, DotExec *x, const int *eiid, const char **loc
     nd->act = event_act(r, v, e);
     /* herd marks data ports, and in C every load (its value is data) */
     nd->data = (ev->flags & EV_DATAPORT) ||
-               (v->p->test->arch == ARCH_C && (ev->flags & EV_MEM) == EV_R && !(ev->flags & EV_INIT));
+               (isa_has(v->p->test->arch, ISA_LANGUAGE) && (ev->flags & EV_MEM) == EV_R && !(ev->flags & EV_INIT));
     nd->proc = ev->flags & EV_INIT ? -1 : ev->thread;
     nd->instr = ev->flags & EV_INIT ? NULL : event_instr(r, v->p, ev, &nd->poi);
     nd->loc = ev->flags & EV_MEM ? arena_strdup(&r->arena, locname[e]) : NULL;
@@ -617,7 +617,7 @@ static int *exec_key(const ExecView *v, int *nkey) {
   int k = 0;
   /* corral explores a branch taken first, herd falls through first; in
    * C, corral's branch skips the `if` body, which herd also tries first */
-  bool in_c = v->p->test->arch == ARCH_C;
+  bool in_c = isa_has(v->p->test->arch, ISA_LANGUAGE);
   for (int t = 0; t < es->nthreads; t++) key[k++] = in_c ? es->path_index[t] : -es->path_index[t];
   for (int i = 0; i < es->nreads; i++) {
     int rd = es->reads[i];

@@ -113,7 +113,7 @@ static char *event_desc(Explanation *x, const ExecView *v, int e) {
   const Event *ev = &v->es->ev[e];
   StrBuf b;
   sb_init(&b);
-  bool c_event = p->test->arch == ARCH_C && !(ev->flags & EV_INIT);
+  bool c_event = isa_has(p->test->arch, ISA_LANGUAGE) && !(ev->flags & EV_INIT);
   if (c_event && (ev->flags & (EV_MEM | EV_FENCE))) {
     /* as herd's graphs label them: W[ONCE][x]=1, R(Acq)[y]=0, F[MB] */
     dot_c_access_label(v, e, &b);
@@ -159,7 +159,7 @@ static const char *event_instr(const Program *p, const Event *ev) {
   const Instr *ins = th->entries[ev->code_index].ins;
   if (!ins) return NULL;
   const char *text = ins->text;
-  if (t->arch == ARCH_C) {
+  if (isa_has(t->arch, ISA_LANGUAGE)) {
     int poi; /* herd's statement number: graphs show it, explanations do not */
     text = c_instr_label(ins, &poi);
   }
