@@ -218,13 +218,16 @@ static void cas(SemCtx *c, const Instr *ins) {
     wr_val(c, &o[0], old);
     return;
   }
-  if (alt == 4) wr_val(c, &o[0], old);
+  /* Rs takes the value read, uncontrolled, in the write-back failure as
+   * in success 4 (herd builds both with its `DataFromRx` success
+   * structure: no commit -> Rs edge) */
+  if (alt == 4 || writeback) wr_val(c, &o[0], old);
   sem_ctrl_dep(c, commit);
   /* the write-back stores the value read, but herd draws no iico_data
    * edge from the read: the value is the one the commit compared */
   SVal back = {old.s, 0, old.unk};
   sem_store(c, a, writeback ? back : nv, access_size(ins), write_tags(c, ins));
-  if (alt != 4) wr_val(c, &o[0], alt == 3 ? expect : old);
+  if (alt == 3) wr_val(c, &o[0], expect);
 }
 
 /* ------------------------------------------------------------- control */
