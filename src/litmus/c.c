@@ -239,7 +239,7 @@ static void expect(CParser *p, const char *s) {
 static const char *const type_words[] = {
     "int", "char", "short", "long", "unsigned", "signed", "void", "volatile",
     "const", "_Atomic", "struct", "atomic_int", "atomic_uint", "atomic_long",
-    "atomic_bool", "atomic_char", "bool", "_Bool",
+    "atomic_bool", "atomic_char", "bool", "_Bool", "__int128", "__uint128",
 };
 
 static bool is_type_word(CParser *p, int k) {
@@ -624,13 +624,57 @@ static void parse_thread(CParser *p, CCode *c) {
   APUSH(p->a, c->threads, c->nthreads, tcap, th);
 }
 
+/* The sections herd's C grammar accepts after the thread functions, in
+ * any order: "scopes: TREE", "levels: TREE" (parenthesised trees of
+ * names and threads) and "regions: x:NAME..., y:NAME...".  They feed
+ * bell files that declare scopes or regions; corral's models use none,
+ * so they are checked for syntax and dropped. */
+static bool bell_extra(CParser *p) {
+  if (!(is_name(p, 0, "scopes") || is_name(p, 0, "levels") ||
+        is_name(p, 0, "regions")) || !is_p(p, 1, ":"))
+    return false;
+  bool regions = is_name(p, 0, "regions");
+  next(p), next(p);
+  if (regions) {
+    while (peek(p, 0)->kind == CT_NAME && is_p(p, 1, ":")) {
+      next(p), next(p);
+      if (peek(p, 0)->kind != CT_NAME) unexpected(p, "a region name");
+      while (peek(p, 0)->kind == CT_NAME && !is_p(p, 1, ":")) next(p);
+      if (!accept(p, ",")) break;
+    }
+    return true;
+  }
+  int depth = 0;
+  do {
+    if (accept(p, "(")) {
+      depth++;
+      if (peek(p, 0)->kind != CT_NAME) unexpected(p, "a scope name");
+      next(p);
+    } else if (depth > 0 && accept(p, ")")) {
+      depth--;
+    } else if (peek(p, 0)->kind == CT_NUM || peek(p, 0)->kind == CT_NAME) {
+      if (is_p(p, 1, ":")) break; /* the next section */
+      next(p);
+    } else {
+      unexpected(p, depth ? "')'" : "a scope tree");
+    }
+  } while (depth > 0 || is_p(p, 0, "(") || peek(p, 0)->kind == CT_NUM ||
+           (peek(p, 0)->kind == CT_NAME && peek(p, 0)->s[0] == 'P'));
+  return true;
+}
+
 void c_parse_code(Test *t, Err *err, const char *text, size_t start,
                   size_t end, SrcPos pos) {
   if (!t->c) c_begin(t);
   CCode *c = t->c;
   CParser p = {t, &t->arena, err, text, NULL, 0, 0, 0, false, 0};
   c_lex(&p, start, end, pos);
-  while (peek(&p, 0)->kind != CT_EOF) parse_thread(&p, c);
+  bool extras = false;
+  while (peek(&p, 0)->kind != CT_EOF) {
+    if (bell_extra(&p)) extras = true;
+    else if (extras) unexpected(&p, "scopes:, levels: or regions:");
+    else parse_thread(&p, c);
+  }
   if (c->nthreads == 0) cfail(&p, pos, "syntax error: no thread function");
   t->nthreads = c->nthreads;
 }
