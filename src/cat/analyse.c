@@ -356,6 +356,9 @@ static void find_prunable(CProg *p) {
     if (w->kind != CI_WITH) continue;
     a.wslot = w->slot;
     memset(a.memo, -1, (size_t)p->nglobals + 1);
+    /* every global in the order of definition, so that each finds those
+     * it reads done: a chain of thousands of lets is no deep recursion */
+    for (int t = 0; t < p->nglobals; t++) mono_global(&a, t);
     int n = 0;
     for (int j = i + 1; j < p->top.n && p->top.v[j]->kind != CI_WITH; j++) n++;
     w->prune = arena_alloc(&p->arena, sizeof(int) * (size_t)(n + 1));
@@ -494,7 +497,10 @@ static void ann_list(Ann *a, const CInsList *l) {
       if (e && !(t >= 0 && a->p->global_expr[t] == e && a->done[t])) ann_expr(a, e);
     }
     ann_list(a, &ci->body);
-    if (ci->proc) ann_list(a, &ci->proc->body);
+    if (ci->proc && !ci->proc->annotated) {
+      ci->proc->annotated = true;
+      ann_list(a, &ci->proc->body);
+    }
     for (int k = 0; k < ci->nclauses; k++) ann_list(a, &ci->clauses[k].body);
   }
 }

@@ -607,12 +607,13 @@ static void ins_one(Comp *c, const Ins *in, Scope *s, InsVec *out) {
     FrameInfo *fi = ARENA_NEW(c->a, FrameInfo);
     p->name = in->name;
     ProcEnt pe = {in->name, p};
-    /* Recursive procedures see themselves; others do not, but binding
-     * first is harmless since a non-rec body calling itself is an error
-     * herd reports too. */
-    vec_push(c->procs, pe);
+    /* `procedure rec` sees itself; any other procedure is bound only
+     * after its body, so a call of itself there is unbound, as in herd7
+     * (whose non-rec procedure closes over the environment before it). */
+    if (in->is_rec) vec_push(c->procs, pe);
     p->body = local_body(c, &in->body, s, fi, &in->param, &p->param, -1, NULL);
     p->nlocals = fi->nlocals;
+    if (!in->is_rec) vec_push(c->procs, pe);
     return;
   }
   case I_CALL: {

@@ -111,6 +111,8 @@ typedef struct CProc {
   int nlocals;
   CInsList body;
   int name;
+  bool annotated;     /* analyse.c has been through body (a rec procedure
+                       * calls itself: its body is annotated once) */
 } CProc;
 
 typedef struct CMatchClause {
@@ -343,6 +345,9 @@ Value *val_new(Run *r, int kind);
 Value *val_new_set(Run *r);   /* empty event set in the current arena */
 Value *val_new_rel(Run *r);   /* empty relation */
 Frame *frame_new(Run *r, int n, Frame *up);
+/* An error at pos when evaluation has used the stack it may use (every
+ * recursion of the interpreter passes here: calls, forcing bindings). */
+void stack_guard(Run *r, SrcPos pos);
 Value *as_rel(Run *r, Value *v, SrcPos pos);  /* coerce to V_REL */
 Value *as_set(Run *r, Value *v, SrcPos pos);  /* coerce to V_SET */
 int val_compare(Run *r, const Value *a, const Value *b);

@@ -7,6 +7,7 @@
  * as the search path ("." first).  Every file is parsed once, even if
  * included several times; the compiler expands each inclusion.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +122,7 @@ static CatFile *load_file(CatModel *m, const char *name, SrcPos from, Err *err) 
     if (strcmp(m->files[i]->path, path) == 0) return m->files[i];
   size_t len;
   char *text = read_file(path, &len);
-  if (!text) err_raise(err, ERRK_IO, from, "cannot read %s", path);
+  if (!text) err_raise(err, ERRK_IO, from, "cannot read %s: %s", path, read_file_error(errno));
   /* in the model's arena: a syntax error jumps out of parse_text (and of
    * the files it includes) and the text must not leak */
   char *t = arena_alloc(&m->arena, len + 1);

@@ -564,6 +564,7 @@ static bool exec_simple(Run *r, const CIns *ci, Frame *f, uint64_t *flags) {
     return do_check(r, ci, f, flags);
   case CI_CALL: {
     if (ci->call_skipped) return true;
+    stack_guard(r, ci->pos);
     Value *arg = eval_top_expr(r, ci->e, ci->nlocals, f);
     Frame *pf = frame_new(r, ci->proc->nlocals, NULL);
     const CPat *p = &ci->proc->param;

@@ -300,8 +300,9 @@ static int o_conf(corral_options *o, const char *n, const char *a, char **m) {
   size_t len;
   char *text = read_file(path, &len);
   if (!text) {
+    int e = errno;
     free(path);
-    return fail(m, "cannot read %s%s", a, NULL);
+    return fail(m, "cannot read %s: %s", a, read_file_error(e));
   }
   o->conf_depth++;
   int rc = 0, line = 0;

@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <pthread.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -574,7 +575,10 @@ corral_status corral_run_file(const corral_options *o, const char *path,
   if (!text) {
     StrBuf b;
     sb_init(&b);
-    sb_printf(&b, "%s: error: cannot open file\n", path);
+    if (errno == EFBIG || errno == EISDIR)
+      sb_printf(&b, "%s: error: %s\n", path, read_file_error(errno));
+    else
+      sb_printf(&b, "%s: error: cannot open file\n", path);
     r->diag = xstrdup(sb_cstr(&b));
     sb_free(&b);
     return r->status = CORRAL_ETEST;

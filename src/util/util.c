@@ -481,17 +481,30 @@ char *read_file(const char *path, size_t *len) {
   bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
   size_t cap = regular && st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
   char *s = xmalloc(cap + 1);
+  if (regular && st.st_size > READ_FILE_MAX) {
+    close(fd);
+    free(s);
+    errno = EFBIG;
+    return NULL;
+  }
   for (;;) {
     if (n == cap) {
+      if (cap > READ_FILE_MAX) {
+        close(fd);
+        free(s);
+        errno = EFBIG;
+        return NULL;
+      }
       cap *= 2;
       s = xrealloc(s, cap + 1);
     }
     ssize_t r = read(fd, s + n, cap - n);
     if (r < 0 && errno == EINTR) continue;
     if (r < 0) {
+      int e = errno;
       close(fd);
       free(s);
-      errno = EIO;
+      errno = e == EISDIR ? EISDIR : EIO;
       return NULL;
     }
     n += (size_t)r;
@@ -501,4 +514,14 @@ char *read_file(const char *path, size_t *len) {
   s[n] = 0;
   if (len) *len = n;
   return s;
+}
+
+const char *read_file_error(int err) {
+  switch (err) {
+  case EFBIG: return "file too large (more than 16 MiB)";
+  case EISDIR: return "is a directory";
+  case ENOENT: return "no such file";
+  case EACCES: return "permission denied";
+  default: return "cannot read it";
+  }
 }

@@ -218,8 +218,13 @@ static inline void err_pop(Err *e, ErrJmp *j) { e->top = j->prev; }
 SrcPos text_pos(const char *file, const char *text, size_t off);
 
 /* ---- files ---- */
-/* Read a whole file; returns NULL (and sets errno) on failure. */
+/* Read a whole file; returns NULL (and sets errno) on failure: EFBIG for
+ * a file of more than READ_FILE_MAX bytes (no test or model comes near;
+ * /dev/zero or /proc/self/pagemap would otherwise fill memory), EISDIR
+ * for a directory.  read_file_error(errno) says why in words. */
+enum { READ_FILE_MAX = 16 << 20 };
 char *read_file(const char *path, size_t *len);
+const char *read_file_error(int err);
 
 /* ---- suggestions ("did you mean ...") ---- */
 /* Edit distance (insert, delete, substitute, swap of neighbours) between
