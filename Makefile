@@ -24,7 +24,7 @@ BUILD   ?= build
 BIN     ?= corral
 
 LIB_SRC := $(sort $(wildcard src/util/*.c src/rel/*.c src/litmus/*.c \
-                             src/exec/*.c src/cat/*.c src/out/*.c src/core/*.c \
+                             src/exec/*.c src/cat/*.c src/report/*.c src/core/*.c \
                              src/isa/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 # corral-serve (src/serve), the program `corral serve` runs: the one that
@@ -112,6 +112,7 @@ unit: $(UNIT_BIN) $(BIN)
 regress: $(BIN)
 	@tests/run-regress.sh ./$(BIN)
 	@tests/bad-table.sh --check README.md
+	@tests/layers.sh
 
 # The public corpus: run only when ../shared is there (CI has it).
 conform: $(BIN)

@@ -15,7 +15,7 @@
 
 #include "corral.h"
 #include "options.h"
-#include "../out/dot.h"
+#include "../report/dot.h"
 
 typedef int (*OptFn)(corral_options *o, const char *name, const char *arg, char **msg);
 

@@ -10,7 +10,7 @@
 
 #include "../cat/interp.h"
 #include "../exec/engine.h"
-#include "../out/explain.h"
+#include "../report/explain.h"
 
 typedef struct ModelCache ModelCache;
 

@@ -5,7 +5,6 @@
 
 #include "../litmus/c.h"
 
-#include "../out/cond.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -194,7 +194,7 @@ typedef struct Test {
   Quant quant;
   Prop *cond;            /* P_TRUE when has_cond is false */
   SrcPos cond_pos;
-  /* The hash's digest, "" until test_hash_keep (out/hash.c) fills it:
+  /* The hash's digest, "" until test_hash_keep (report/hash.c) fills it:
    * the session asks for it and the printers again. */
   char digest[33];
 } Test;
@@ -249,6 +249,11 @@ const ArchOps *arch_ops(Arch a);
 const char *test_reg_name(const Test *t, int reg);      /* NULL if not supported yet */
 const char *arch_name(Arch a);
 bool arch_from_name(const char *s, Arch *a);
+
+/* types.c: width in bits and signedness of values of a type on an architecture
+ * whose scalars have word_bits (NULL type: int).  The width is at most
+ * word_bits. */
+int lit_type_bits(const LitType *ty, int word_bits, bool *is_signed);
 
 /* Printing helpers shared by the hash and the output (print.c). */
 void lit_print_loc_hash(const LitLoc *l, StrBuf *out);  /* as written */

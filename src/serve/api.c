@@ -26,7 +26,7 @@
 
 #include "corral.h"
 #include "json.h"
-#include "out/json.h"
+#include "report/json.h"
 #include "serve.h"
 
 extern char **environ;

@@ -9,7 +9,7 @@
  */
 #include "json.h"
 
-#include "out/json.h"
+#include "report/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -14,7 +14,7 @@
 #include "util/util.h"
 
 /* A JSON string literal (s may be NULL: null); the n bytes at s are
- * json_string_n (out/json.h). */
+ * json_string_n (report/json.h). */
 void jb_str(StrBuf *b, const char *s);
 /* "key": — with a comma before it unless it opens the object. */
 void jb_key(StrBuf *b, bool *first, const char *key);

@@ -10,8 +10,8 @@
 #include "exec/program.h"
 #include "litmus/c.h"
 #include "litmus/litmus.h"
-#include "out/cond.h"
-#include "out/hash.h"
+#include "report/cond.h"
+#include "report/hash.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

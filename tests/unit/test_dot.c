@@ -1,5 +1,5 @@
 /*
- * test_dot.c — the graph writer (src/out/dot*.c): herd7's dot text for a
+ * test_dot.c — the graph writer (src/report/dot*.c): herd7's dot text for a
  * hand-made execution in each layout, the picture options, the
  * transitive reduction, which executions -show selects, option checking;
  * then -o DIR end to end through the public API on the bundled example.
@@ -11,7 +11,7 @@
 
 #include "check.h"
 #include "corral.h"
-#include "out/dot.h"
+#include "report/dot.h"
 
 static bool has(const char *text, const char *line) {
   return strstr(text, line) != NULL;

@@ -31,7 +31,7 @@
 #include "core/options.h"
 #include "corral.h"
 #include "exec/engine.h"
-#include "out/explain.h"
+#include "report/explain.h"
 
 /* ------------------------------------------------------------ verify */
 

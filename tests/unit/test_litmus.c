@@ -12,8 +12,8 @@
 
 #include "check.h"
 #include "litmus/litmus.h"
-#include "out/cond.h"
-#include "out/hash.h"
+#include "report/cond.h"
+#include "report/hash.h"
 
 /* ------------------------------------------------------------- helpers */
 

@@ -4,7 +4,7 @@
  * order, rf and co in grey, and the witness — the failing cycle, or for an
  * accepted execution the cycle sequential consistency forbids — in red
  * with its relations' names.  Plain on purpose: the graph writer of
- * pictures (-o, src/out/dot_write.c) draws executions in herd7's style.
+ * pictures (-o, src/report/dot_write.c) draws executions in herd7's style.
  */
 #include <string.h>
 

@@ -22,11 +22,6 @@ void print_loc_state(const Test *t, const LitLoc *l, StrBuf *out);
  * when undeclared (it is then an `int`). */
 const LitType *test_loc_type(const Test *t, const LitLoc *l);
 
-/* Width in bits and signedness of values of a type on an architecture
- * whose scalars have word_bits (NULL type: int).  The width is at most
- * word_bits. */
-int lit_type_bits(const LitType *ty, int word_bits, bool *is_signed);
-
 /* An integer held by location l, cast to l's type as herd prints it:
  * sign-extended (signed types) or masked (unsigned) decimal, or 0x... of
  * the masked value with hexa. */
