@@ -8,11 +8,12 @@
  * event per destination (none for the zero register).  A W (32-bit) view
  * masks the value it writes to 32 bits, and the value it reads as data.
  *
- * Flags: CMP writes the register NZCV with the difference of its operands
- * (sign-extended from 32 bits for W operands); B.cond and CSEL test it.
- * This encodes the conditions EQ NE MI PL GE LT GT LE AL exactly when the
- * subtraction does not overflow, which holds for litmus-test values; the
- * carry-based conditions are refused.
+ * Flags: ADDS, SUBS, ANDS, BICS (and their aliases CMP, TST, NEGS) write
+ * the register NZCV with N<<3 | Z<<2 | C<<1 | V computed as herd does;
+ * B.cond, CSEL and its kin test it with the Arm ARM's condition formulas.
+ * Values follow herd's masking: a W-view result is masked to 32 bits
+ * where herd masks it (ALU operations, MOV, CSINC...), not where herd
+ * does not (MOVN, bitfield moves, multiplies keep 64 bits).
  *
  * Annotations (cat sets): A for LDAR, LDAXR and acquire atomics, Q for
  * LDAPR, L for STLR, STLXR and release atomics, X for exclusive and atomic
@@ -53,8 +54,16 @@ static void wr_val(SemCtx *c, const Operand *o, SVal v) {
   sem_write_reg(c, o->reg, is_w(o) ? sem_mask(c, v, 32) : v);
 }
 
-static SVal op2(SemCtx *c, const Operand *o) {
-  return o->kind == OPK_IMM ? sem_int(c, o->imm) : rd_val(c, o);
+/* A write as herd's write_reg_dest: no masking. */
+static void wr_raw(SemCtx *c, const Operand *o, SVal v) {
+  if (o->reg != AA_ZR) sem_write_reg(c, o->reg, v);
+}
+
+/* herd's read_reg_data: a value read, a data port. */
+static SVal rd_data(SemCtx *c, const Operand *o) {
+  SVal v = rd_val(c, o);
+  sem_data_port(c, v);
+  return v;
 }
 
 /* ------------------------------------------------------------ addresses */
@@ -68,8 +77,10 @@ static SVal address(SemCtx *c, const Operand *m) {
   case AA_AM_POST: return base;
   case AA_AM_REG: return sem_op(c, S_ADD, base, rd_ord(c, m->reg2));
   case AA_AM_LSL:
+  case AA_AM_SXTX:
     return sem_op(c, S_ADD, base,
-                  sem_op(c, S_SHL, rd_ord(c, m->reg2), sem_int(c, m->imm2)));
+                  m->imm2 == 0 ? rd_ord(c, m->reg2)
+                               : sem_op(c, S_SHL, rd_ord(c, m->reg2), sem_int(c, m->imm2)));
   case AA_AM_SXTW:
   case AA_AM_UXTW: {
     SVal idx = rd_ord(c, m->reg2);
@@ -96,29 +107,48 @@ static int access_size(const Instr *ins) { return 1 << AA_FLAG_SIZE(ins->flags);
 
 /* ---------------------------------------------------- plain and ordered */
 
+/* The value a load of n bytes writes to its register: zero-extended
+ * (LDR, LDRB...), sign-extended (LDRSW, LDRSB / LDRSH to an X register),
+ * or sign-extended then masked (LDRSB / LDRSH to a W register). */
+static SVal load_value(SemCtx *c, const Instr *ins, SVal v) {
+  int bits = 8 * access_size(ins);
+  if (ins->op == AA_LDRSW || ins->op == AA_LDRS || ins->op == AA_LDPSW) {
+    v = sem_sext(c, v, bits);
+    return is_w(&ins->ops[0]) ? sem_mask(c, v, 32) : v;
+  }
+  return bits < 64 ? sem_mask(c, v, bits) : v;
+}
+
 static void load(SemCtx *c, const Instr *ins, uint64_t tags, bool reserve) {
   const Operand *m = &ins->ops[1];
   SVal a = address(c, m);
   if (reserve) sem_write_reg(c, AA_RESADDR, a);
   SVal v = sem_load(c, a, access_size(ins), tags);
   write_back(c, m, a);
-  wr_val(c, &ins->ops[0], v);
+  wr_raw(c, &ins->ops[0], load_value(c, ins, v));
 }
 
 static void store(SemCtx *c, const Instr *ins, uint64_t tags) {
   const Operand *m = &ins->ops[1];
   SVal a = address(c, m);
   SVal v = rd_val(c, &ins->ops[0]);
+  if (access_size(ins) < 4 && ins->ops[0].reg != AA_ZR)
+    v = sem_mask(c, v, 8 * access_size(ins));
   write_back(c, m, a);
   sem_store(c, a, v, access_size(ins), tags);
 }
 
-/* STXR / STLXR Ws,Rt,[Xn]: alternative 0 fails, 1 succeeds. */
+/* STXR / STLXR Ws,Rt,[Xn] and STXP / STLXP Ws,Rt1,Rt2,[Xn]: alternative
+ * 0 fails, 1 succeeds (a write, two for a pair, at an address equal to
+ * the reservation). */
 static void store_excl(SemCtx *c, const Instr *ins, bool rel) {
   const Operand *o = ins->ops;
+  bool pair = ins->op == AA_STXP;
+  int n = access_size(ins);
   SVal resa = sem_read_reg(c, AA_RESADDR);
-  SVal v = rd_val(c, &o[1]);
-  SVal a = rd_ord(c, o[2].reg);
+  /* STXR reads its data register first; STXP its two only on success */
+  SVal v = pair ? sem_int(c, 0) : rd_val(c, &o[1]);
+  SVal a = rd_ord(c, o[pair ? 3 : 2].reg);
   SVal cleared = sem_int(c, 0);
   cleared.deps = a.deps | resa.deps;
   sem_write_reg(c, AA_RESADDR, cleared);
@@ -130,7 +160,10 @@ static void store_excl(SemCtx *c, const Instr *ins, bool rel) {
   SVal addr = a;
   addr.deps |= resa.deps;
   uint64_t tags = sem_tag(c, "X") | (rel ? sem_tag(c, "L") : 0);
-  SVal w = sem_store(c, addr, v, access_size(ins), tags);
+  SVal w = sem_store(c, addr, pair ? rd_val(c, &o[1]) : v, n, tags);
+  if (pair)
+    w.deps |= sem_store(c, sem_op(c, S_ADD, addr, sem_int(c, n)), rd_val(c, &o[2]), n,
+                        tags).deps;
   sem_ctrl_dep(c, w);
   wr_val(c, &o[0], cleared);
 }
@@ -230,42 +263,306 @@ static void cas(SemCtx *c, const Instr *ins) {
   if (alt == 3) wr_val(c, &o[0], expect);
 }
 
-/* ------------------------------------------------------------- control */
+/* ------------------------------------------------------------- pairs */
 
-/* The condition on NZCV (the difference written by CMP). */
-static SVal condition(SemCtx *c, AACond cc, SVal d) {
-  SVal zero = sem_int(c, 0);
+/* LDP / LDNP / LDIAPP / LDPSW Rt1,Rt2,ADDR: two reads at a and a+n, the
+ * base written back by the pre- and post-indexed forms. */
+static void load_pair(SemCtx *c, const Instr *ins) {
+  const Operand *o = ins->ops, *m = &o[2];
+  int n = access_size(ins);
+  uint64_t tags = ins->op == AA_LDP && AA_FLAG_X(ins->flags) == AA_PAIR_RCPC
+                      ? sem_tag(c, "Q") : 0;
+  SVal a = address(c, m);
+  SVal v1 = sem_load(c, a, n, tags);
+  SVal v2 = sem_load(c, sem_op(c, S_ADD, a, sem_int(c, n)), n, tags);
+  write_back(c, m, a);
+  wr_raw(c, &o[0], load_value(c, ins, v1));
+  wr_raw(c, &o[1], load_value(c, ins, v2));
+}
+
+/* STP / STNP / STILP Rt1,Rt2,ADDR */
+static void store_pair(SemCtx *c, const Instr *ins) {
+  const Operand *o = ins->ops, *m = &o[2];
+  int n = access_size(ins);
+  uint64_t tags = AA_FLAG_X(ins->flags) == AA_PAIR_RCPC ? sem_tag(c, "L") : 0;
+  SVal a = address(c, m);
+  write_back(c, m, a);
+  sem_store(c, a, rd_val(c, &o[0]), n, tags);
+  sem_store(c, sem_op(c, S_ADD, a, sem_int(c, n)), rd_val(c, &o[1]), n, tags);
+}
+
+/* LDXP / LDAXP Rt1,Rt2,[Xn]: the first read reserves the address. */
+static void load_excl_pair(SemCtx *c, const Instr *ins) {
+  const Operand *o = ins->ops;
+  int n = access_size(ins);
+  uint64_t tags = sem_tag(c, "X") | (AA_FLAG_X(ins->flags) ? sem_tag(c, "A") : 0);
+  SVal a = rd_ord(c, o[2].reg);
+  sem_write_reg(c, AA_RESADDR, a);
+  SVal v1 = sem_load(c, a, n, tags);
+  SVal v2 = sem_load(c, sem_op(c, S_ADD, a, sem_int(c, n)), n, tags);
+  wr_val(c, &o[0], v1);
+  wr_val(c, &o[1], v2);
+}
+
+/* --------------------------------------------------------------- flags */
+
+static SVal k_(SemCtx *c, int64_t k) { return sem_int(c, k); }
+
+/* Bit k of v, 0 or 1. */
+static SVal bit(SemCtx *c, SVal v, int k) {
+  return sem_op(c, S_AND, sem_op(c, S_SHR, v, k_(c, k)), k_(c, 1));
+}
+
+static SVal or3(SemCtx *c, SVal a, SVal b, SVal d) {
+  return sem_op(c, S_OR, sem_op(c, S_OR, a, b), d);
+}
+
+static SVal not_(SemCtx *c, SVal v) { return sem_op(c, S_XOR, v, k_(c, -1)); }
+
+/* NZCV after an operation of `bits` bits on x and y giving res (herd's
+ * op_set_flags; the carry and overflow formulas of Hacker's Delight 2-13,
+ * subtraction as x + ~y + 1). */
+static SVal nzcv(SemCtx *c, AAOp op, int bits, SVal res, SVal x, SVal y) {
+  int top = bits - 1;
+  SVal nz = sem_op(c, S_OR, sem_op(c, S_SHL, bit(c, res, top), k_(c, 3)),
+                   sem_op(c, S_SHL, sem_op(c, S_EQ, res, k_(c, 0)), k_(c, 2)));
+  if (op != AA_ADDS && op != AA_SUBS) return nz;
+  SVal carry, ovf;
+  if (op == AA_ADDS) {
+    carry = sem_op(c, S_OR, sem_op(c, S_AND, x, y),
+                   sem_op(c, S_ANDNOT, sem_op(c, S_OR, x, y), res));
+    ovf = sem_op(c, S_AND, sem_op(c, S_XOR, res, x), sem_op(c, S_XOR, res, y));
+  } else {
+    SVal ny = not_(c, y);
+    carry = sem_op(c, S_OR, sem_op(c, S_AND, x, ny),
+                   sem_op(c, S_ANDNOT, sem_op(c, S_OR, x, ny), res));
+    ovf = sem_op(c, S_AND, sem_op(c, S_XOR, x, y), sem_op(c, S_XOR, res, x));
+  }
+  return or3(c, nz, sem_op(c, S_SHL, bit(c, carry, top), k_(c, 1)), bit(c, ovf, top));
+}
+
+/* The condition cc on the flags (the Arm ARM's ConditionHolds). */
+static SVal condition(SemCtx *c, AACond cc, SVal f) {
+  SVal n = bit(c, f, 3), z = bit(c, f, 2), cy = bit(c, f, 1), v = bit(c, f, 0);
+  SVal zero = k_(c, 0);
   switch (cc) {
-  case AA_EQ: return sem_op(c, S_EQ, d, zero);
-  case AA_NE: return sem_op(c, S_NE, d, zero);
-  case AA_MI: case AA_LT: return sem_op(c, S_LT, d, zero);
-  case AA_PL: case AA_GE: return sem_op(c, S_GE, d, zero);
-  case AA_GT: return sem_op(c, S_GT, d, zero);
-  case AA_LE: return sem_op(c, S_LE, d, zero);
-  case AA_AL: return sem_int(c, 1);
+  case AA_EQ: return z;
+  case AA_NE: return sem_op(c, S_EQ, z, zero);
+  case AA_CS: return cy;
+  case AA_CC: return sem_op(c, S_EQ, cy, zero);
+  case AA_MI: return n;
+  case AA_PL: return sem_op(c, S_EQ, n, zero);
+  case AA_VS: return v;
+  case AA_VC: return sem_op(c, S_EQ, v, zero);
+  case AA_HI: return sem_op(c, S_AND, cy, sem_op(c, S_EQ, z, zero));
+  case AA_LS: return sem_op(c, S_OR, sem_op(c, S_EQ, cy, zero), z);
+  case AA_GE: return sem_op(c, S_EQ, n, v);
+  case AA_LT: return sem_op(c, S_XOR, n, v);
+  case AA_GT: return sem_op(c, S_AND, sem_op(c, S_EQ, n, v), sem_op(c, S_EQ, z, zero));
+  case AA_LE: return sem_op(c, S_OR, sem_op(c, S_XOR, n, v), z);
+  case AA_AL: break;
+  }
+  return k_(c, 1);
+}
+
+/* ------------------------------------------------------------- the ALU */
+
+static int width(const Operand *o) { return is_w(o) ? 32 : 64; }
+
+/* herd's opext_shift: LSL shifts as is, LSR / ASR first zero- / sign-
+ * extend from the operation's size, ROR combines both. */
+static SVal shift(SemCtx *c, AAShift sh, int bits, int64_t k, SVal v) {
+  switch (sh) {
+  case AA_SH_LSL: return k == 0 ? v : sem_op(c, S_SHL, v, k_(c, k));
+  case AA_SH_LSR:
+    v = sem_mask(c, v, bits);
+    return k == 0 ? v : sem_op(c, S_SHR, v, k_(c, k));
+  case AA_SH_ASR:
+    v = sem_sext(c, v, bits);
+    return k == 0 ? v : sem_op(c, S_SAR, v, k_(c, k));
+  case AA_SH_ROR: {
+    int64_t m = k % bits;
+    SVal lo = shift(c, AA_SH_LSR, bits, m, v);
+    return sem_op(c, S_OR, lo, shift(c, AA_SH_LSL, bits, bits - m, v));
+  }
+  }
+  return v;
+}
+
+/* The value of an operation on x and y (herd's mop3). */
+static SVal alu_value(SemCtx *c, AAOp op, int bits, SVal x, SVal y) {
+  switch (op) {
+  case AA_ADD: case AA_ADDS: return sem_op(c, S_ADD, x, y);
+  case AA_SUB: case AA_SUBS: return sem_op(c, S_SUB, x, y);
+  case AA_AND: case AA_ANDS: return sem_op(c, S_AND, x, y);
+  case AA_ORR: return sem_op(c, S_OR, x, y);
+  case AA_ORN: return sem_op(c, S_OR, x, not_(c, y));
+  case AA_EOR: return sem_op(c, S_XOR, x, y);
+  case AA_BIC: case AA_BICS: return sem_op(c, S_ANDNOT, x, y);
+  case AA_ASR: return sem_op(c, S_SAR, x, sem_mask(c, y, bits));
+  case AA_LSR: return sem_op(c, S_SHR, x, sem_mask(c, y, bits));
+  case AA_LSL: return sem_op(c, S_SHL, x, sem_mask(c, y, bits));
+  case AA_ROR: {
+    SVal k = sem_mask(c, y, bits);
+    return sem_op(c, S_OR, sem_op(c, S_SHR, x, k),
+                  sem_op(c, S_SHL, x, sem_op(c, S_SUB, k_(c, bits), k)));
+  }
   default: break;
   }
-  sem_error(c, "AArch64 instruction '%s': condition %s is not supported",
-            sem_instr(c)->text, aarch64_cond_names[cc]);
+  return x;
 }
 
-static void cmp(SemCtx *c, const Instr *ins) {
-  SVal a = rd_val(c, &ins->ops[0]), b = op2(c, &ins->ops[1]);
-  SVal d = sem_op(c, S_SUB, a, b);
-  if (is_w(&ins->ops[0])) d = sem_sext(c, d, 32);
-  sem_write_reg(c, AA_NZCV, d);
+/* Rd <- x op y, masked to the operation's size; the flag-setting forms
+ * also write NZCV. */
+static void alu_finish(SemCtx *c, AAOp op, const Operand *rd, SVal x, SVal y) {
+  int bits = width(rd);
+  SVal res = alu_value(c, op, bits, x, y);
+  if (bits == 32) res = sem_mask(c, res, 32);
+  wr_raw(c, rd, res);
+  if (op == AA_ADDS || op == AA_SUBS || op == AA_ANDS || op == AA_BICS)
+    sem_write_reg(c, AA_NZCV, nzcv(c, op, bits, res, x, y));
 }
+
+/* I_OP3: Rn is read once even when it is also the shifted operand. */
+static void alu(SemCtx *c, const Instr *ins) {
+  const Operand *o = ins->ops;
+  int bits = width(&o[0]);
+  SVal x = rd_val(c, &o[1]), y;
+  if (o[2].kind == OPK_IMM) {
+    y = shift(c, AA_SH_LSL, bits, o[2].imm2, k_(c, o[2].imm));
+  } else {
+    SVal m = o[2].reg == o[1].reg ? x : rd_val(c, &o[2]);
+    y = shift(c, (AAShift)o[2].imm, bits, o[2].imm2, m);
+  }
+  alu_finish(c, (AAOp)ins->op, &o[0], x, y);
+}
+
+/* ADD Rd,Rn,Rm,ext {k}: herd shifts, then extends. */
+static void alu_ext(SemCtx *c, const Instr *ins) {
+  const Operand *o = ins->ops;
+  SVal x = rd_val(c, &o[1]), y = rd_val(c, &o[2]);
+  if (o[2].imm2 > 0) y = sem_op(c, S_SHL, y, k_(c, o[2].imm2));
+  static const int ext_bits[] = {8, 16, 32, 64, 8, 16, 32, 64};
+  int b = ext_bits[o[2].imm];
+  if (o[2].imm >= AA_EXT_SXTB) y = b < 64 ? sem_sext(c, y, b) : y;
+  else if (b < 64) y = sem_mask(c, y, b);
+  alu_finish(c, (AAOp)AA_FLAG_X(ins->flags), &o[0], x, y);
+}
+
+/* MOVZ / MOVN / MOVK Rd,#k{,LSL #s} (MOVN is not masked, as in herd). */
+static void movw(SemCtx *c, const Instr *ins) {
+  const Operand *o = ins->ops;
+  int64_t s = o[1].imm2 < 0 ? 0 : o[1].imm2;
+  if (s % 16 != 0 || s >= width(&o[0]))
+    sem_error(c, "AArch64 instruction '%s': illegal shift", ins->text);
+  SVal k = k_(c, (int64_t)((uint64_t)o[1].imm << s));
+  if (ins->op == AA_MOVZ) return wr_raw(c, &o[0], k);
+  if (ins->op == AA_MOVN) return wr_raw(c, &o[0], not_(c, k));
+  SVal old = rd_data(c, &o[0]);
+  SVal kept = sem_op(c, S_ANDNOT, old, k_(c, (int64_t)((uint64_t)0xffff << s)));
+  wr_raw(c, &o[0], sem_op(c, S_OR, kept, k));
+}
+
+/* SBFM / UBFM Rd,Rn,#r,#s (herd's xbfm; the result is not masked). */
+static void bfm(SemCtx *c, const Instr *ins) {
+  const Operand *o = ins->ops;
+  int size = width(&o[0]);
+  int64_t r = o[2].imm, s = o[3].imm;
+  if (r < 0 || s < 0 || r >= size || s >= size)
+    sem_error(c, "AArch64 instruction '%s': illegal bitfield", ins->text);
+  uint64_t mask = 0;
+  for (int i = 0; i < size; i++)
+    if (s >= r ? (i >= r && i <= s) : i <= s) mask |= (uint64_t)1 << i;
+  SVal v = sem_op(c, S_AND, rd_data(c, &o[1]), k_(c, (int64_t)mask));
+  v = s >= r ? sem_op(c, S_SHR, v, k_(c, r)) : sem_op(c, S_SHL, v, k_(c, size - r));
+  if (ins->op == AA_SBFM) {
+    int64_t top = s >= r ? s - r : size - r + s;
+    SVal sign = sem_op(c, S_AND, v, k_(c, (int64_t)((uint64_t)1 << top)));
+    sign = sem_op(c, S_SAR, sem_op(c, S_SHL, sign, k_(c, 63 - top)), k_(c, 63 - top));
+    v = sem_op(c, S_OR, sign, v);
+  }
+  wr_raw(c, &o[0], v);
+}
+
+/* RBIT: bit i to bit n-1-i; REV*: byte order reversed within each
+ * container of `cont` bytes. */
+static SVal rbit(SemCtx *c, SVal v, int n) {
+  SVal r = k_(c, 0);
+  for (int i = 0; i < n; i++)
+    r = sem_op(c, S_OR, r, sem_op(c, S_SHL, bit(c, v, i), k_(c, n - 1 - i)));
+  return r;
+}
+
+static SVal rev_bytes(SemCtx *c, SVal v, int cont, int n) {
+  SVal r = k_(c, 0);
+  for (int b = 0; b < n; b++) {
+    int base = b / cont * cont, j = base + cont - 1 - (b - base);
+    SVal byte = sem_op(c, S_AND, sem_op(c, S_SHR, v, k_(c, 8 * b)), k_(c, 255));
+    r = sem_op(c, S_OR, r, sem_op(c, S_SHL, byte, k_(c, 8 * j)));
+  }
+  return r;
+}
+
+static void unary(SemCtx *c, const Instr *ins) {
+  const Operand *o = ins->ops;
+  int bits = width(&o[0]);
+  SVal v = rd_val(c, &o[1]);
+  switch ((AAOp)ins->op) {
+  case AA_SXTW: v = sem_sext(c, v, 32); break;
+  case AA_RBIT: v = rbit(c, v, bits); break;
+  case AA_ABS:
+    v = bits == 64 ? v : sem_sext(c, v, bits);
+    v = sem_select(c, sem_op(c, S_LT, v, k_(c, 0)), sem_op1(c, S_NEG, v), v);
+    break;
+  case AA_REV: {
+    static const int cont[] = {2, 4, 8};
+    int k = cont[AA_FLAG_X(ins->flags)];
+    v = rev_bytes(c, v, k > bits / 8 ? bits / 8 : k, bits / 8);
+    break;
+  }
+  default: break;
+  }
+  wr_raw(c, &o[0], v);
+}
+
+/* EXTR Rd,Rn,Rm,#lsb: (Rm >> lsb) | (Rn << (n - lsb)), not masked. */
+static void extr(SemCtx *c, const Instr *ins) {
+  const Operand *o = ins->ops;
+  int bits = width(&o[0]);
+  int64_t lsb = o[3].imm;
+  SVal lo = sem_op(c, S_SHR, rd_val(c, &o[2]), k_(c, lsb));
+  SVal hi = sem_op(c, S_SHL, rd_val(c, &o[1]), k_(c, bits - lsb));
+  wr_raw(c, &o[0], sem_op(c, S_OR, lo, hi));
+}
+
+/* MADD / MSUB Rd,Rn,Rm,Ra; SMADDL... Xd,Wn,Wm,Xa (sign-extended
+ * factors for the signed forms).  Products are not masked. */
+static void mul(SemCtx *c, const Instr *ins) {
+  const Operand *o = ins->ops;
+  int x = AA_FLAG_X(ins->flags);
+  SVal n = rd_val(c, &o[1]), m = rd_val(c, &o[2]), a = rd_val(c, &o[3]);
+  bool sub = ins->op == AA_MOP ? x == 1 : (x & 2) != 0;
+  if (ins->op == AA_MOPL && !(x & 1)) n = sem_sext(c, n, 32), m = sem_sext(c, m, 32);
+  SVal p = sem_op(c, S_MUL, n, m);
+  wr_raw(c, &o[0], sem_op(c, sub ? S_SUB : S_ADD, a, p));
+}
+
+/* ------------------------------------------------------------- control */
 
 static void branch(SemCtx *c, SVal cond, const char *label) {
   sem_commit(c, cond, EV_BCC, 0);
   sem_branch(c, cond, label);
 }
 
-/* CSEL Rd,Rn,Rm,cc: the flags, a predication commit controlling the rest,
- * then the read of the selected register and the write of Rd. */
+static SVal flags(SemCtx *c) { return sem_read_reg(c, AA_NZCV); }
+
+/* CSEL Rd,Rn,Rm,cc (CSINC, CSINV, CSNEG): the flags, a predication commit
+ * controlling the rest, then the read of the selected register and the
+ * write of Rd (the second register incremented, inverted or negated, then
+ * masked). */
 static void csel(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
-  SVal cond = condition(c, (AACond)o[3].imm, sem_read_reg(c, AA_NZCV));
+  SVal cond = condition(c, (AACond)o[3].imm, flags(c));
   SVal commit = sem_commit(c, cond, EV_PRED, 0);
   sem_ctrl_dep(c, commit);
   Val k;
@@ -276,19 +573,37 @@ static void csel(SemCtx *c, const Instr *ins) {
     first = sem_choose(c, 2) == 0;
     sem_assume(c, first ? cond : sem_op1(c, S_NOT, cond));
   }
-  wr_val(c, &o[0], rd_val(c, &o[first ? 1 : 2]));
+  if (first) return wr_raw(c, &o[0], rd_data(c, &o[1]));
+  SVal v = rd_data(c, &o[2]);
+  switch ((AASel)AA_FLAG_X(ins->flags)) {
+  case AA_SEL_CPY: return wr_raw(c, &o[0], v);
+  case AA_SEL_INC: v = sem_op(c, S_ADD, v, k_(c, 1)); break;
+  case AA_SEL_INV: v = not_(c, v); break;
+  case AA_SEL_NEG: v = sem_op(c, S_SUB, k_(c, 0), v); break;
+  }
+  wr_val(c, &o[0], v);
 }
 
-/* ----------------------------------------------------------- the rest */
+/* MOV Rd,#k (masked) or MOV Rd,Rm */
+static void mov(SemCtx *c, const Instr *ins) {
+  const Operand *o = ins->ops;
+  if (o[1].kind == OPK_IMM) wr_val(c, &o[0], k_(c, o[1].imm));
+  else wr_raw(c, &o[0], rd_val(c, &o[1]));
+}
 
-static SymOp alu_op(AAOp op) {
-  switch (op) {
-  case AA_ADD: return S_ADD;
-  case AA_SUB: return S_SUB;
-  case AA_AND: return S_AND;
-  case AA_ORR: return S_OR;
-  default: return S_XOR;
-  }
+/* MRS Xt,NZCV: Xt <- NZCV << 28; MSR NZCV,Xt: NZCV <- (Xt >> 28) & 15. */
+static void sysreg(SemCtx *c, const Instr *ins) {
+  const Operand *o = ins->ops;
+  int sr = (int)o[ins->op == AA_MRS ? 1 : 0].imm;
+  if (sr != AA_SR_NZCV)
+    sem_error(c, "AArch64 instruction '%s': system register %s is not supported",
+              ins->text, aarch64_sysreg_names[sr]);
+  if (ins->op == AA_MRS)
+    wr_raw(c, &o[0], sem_op(c, S_SHL, flags(c), k_(c, 28)));
+  else
+    sem_write_reg(c, AA_NZCV,
+                  sem_op(c, S_AND, sem_op(c, S_SHR, rd_ord(c, o[1].reg), k_(c, 28)),
+                         k_(c, 15)));
 }
 
 /* DMB / DSB: the set DMB.<option> (DSB.<option>), in the order of
@@ -310,7 +625,9 @@ static void barrier(SemCtx *c, const Instr *ins) {
 
 static bool exec_memory(SemCtx *c, const Instr *ins) {
   switch ((AAOp)ins->op) {
-  case AA_LDR: load(c, ins, 0, false); return true;
+  case AA_LDR: case AA_LDRSW: case AA_LDRS: case AA_LDUR:
+    load(c, ins, 0, false);
+    return true;
   case AA_LDAR: load(c, ins, sem_tag(c, "A"), false); return true;
   case AA_LDAPR: load(c, ins, sem_tag(c, "Q"), false); return true;
   case AA_LDXR: load(c, ins, sem_tag(c, "X"), true); return true;
@@ -319,6 +636,10 @@ static bool exec_memory(SemCtx *c, const Instr *ins) {
   case AA_STLR: store(c, ins, sem_tag(c, "L")); return true;
   case AA_STXR: store_excl(c, ins, false); return true;
   case AA_STLXR: store_excl(c, ins, true); return true;
+  case AA_STXP: store_excl(c, ins, AA_FLAG_X(ins->flags) != 0); return true;
+  case AA_LDP: case AA_LDPSW: load_pair(c, ins); return true;
+  case AA_STP: store_pair(c, ins); return true;
+  case AA_LDXP: load_excl_pair(c, ins); return true;
   case AA_CAS: cas(c, ins); return true;
   case AA_SWP: case AA_LDOP: case AA_STOP: rmw(c, ins); return true;
   default: return false;
@@ -328,21 +649,28 @@ static bool exec_memory(SemCtx *c, const Instr *ins) {
 static void exec_aarch64(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
   if (exec_memory(c, ins)) return;
+  if (AA_IS_ALU(ins->op)) return alu(c, ins);
   switch ((AAOp)ins->op) {
   case AA_NOP: sem_nop(c); return;
-  case AA_MOV: wr_val(c, &o[0], op2(c, &o[1])); return;
-  case AA_ADD: case AA_SUB: case AA_AND: case AA_ORR: case AA_EOR:
-    wr_val(c, &o[0], sem_op(c, alu_op((AAOp)ins->op), rd_val(c, &o[1]), op2(c, &o[2])));
-    return;
-  case AA_CMP: cmp(c, ins); return;
+  case AA_MOV: mov(c, ins); return;
+  case AA_ADDSUBEXT: alu_ext(c, ins); return;
+  case AA_MOVZ: case AA_MOVN: case AA_MOVK: movw(c, ins); return;
+  case AA_SBFM: case AA_UBFM: bfm(c, ins); return;
+  case AA_SXTW: case AA_RBIT: case AA_ABS: case AA_REV: unary(c, ins); return;
+  case AA_EXTR: extr(c, ins); return;
+  case AA_MOP: case AA_MOPL: mul(c, ins); return;
   case AA_CSEL: csel(c, ins); return;
+  case AA_MRS: case AA_MSR: sysreg(c, ins); return;
   case AA_B: sem_jump(c, o[0].sym); return;
-  case AA_BCC:
-    branch(c, condition(c, (AACond)o[0].imm, sem_read_reg(c, AA_NZCV)), o[1].sym);
-    return;
+  case AA_BCC: branch(c, condition(c, (AACond)o[0].imm, flags(c)), o[1].sym); return;
   case AA_CBZ: case AA_CBNZ:
-    branch(c, sem_op(c, ins->op == AA_CBZ ? S_EQ : S_NE, rd_val(c, &o[0]), sem_int(c, 0)),
+    branch(c, sem_op(c, ins->op == AA_CBZ ? S_EQ : S_NE, rd_ord(c, o[0].reg), k_(c, 0)),
            o[1].sym);
+    return;
+  case AA_TBZ: case AA_TBNZ:
+    branch(c, sem_op(c, ins->op == AA_TBZ ? S_EQ : S_NE, bit(c, rd_ord(c, o[0].reg), (int)o[1].imm),
+                     k_(c, 0)),
+           o[2].sym);
     return;
   case AA_DMB: case AA_DSB: barrier(c, ins); return;
   case AA_ISB: sem_fence(c, sem_tag(c, "ISB")); return;
