@@ -66,7 +66,8 @@ SHARED  ?= ../shared
 # The suites corral passes today; the others join as their issues land.
 CONFORM_SUITES ?= --suite article --suite x86 --suite ppc --suite linux --suite c11 --suite c11-partialsc --suite aarch64 --suite sc --suite riscv \
                   --suite cat-herding-cats --suite cat-aarch64-pick --suite gen-c --suite gen-x86 \
-                  --suite gen-aarch64 --suite gen-arm --suite gen-ppc --suite gen-riscv
+                  --suite gen-aarch64 --suite gen-arm --suite gen-ppc --suite gen-riscv \
+                  --suite cat-bpf --suite cat-tutorial
 CONFORM  = $(SHARED)/tools/conform
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 

@@ -25,6 +25,8 @@ enum {
   P_SAME_OA,
   P_OA_CHANGES,
   P_WRITABLE,
+  P_TAG2SCOPE,
+  P_TAG2LEVEL,
   P_UNSUPPORTED_FIRST,
   P_FROMTO = P_UNSUPPORTED_FIRST,
   P_LOC2EVENTS,
@@ -32,8 +34,6 @@ enum {
   P_DELIFT,
   P_DELIFTINTER,
   P_BISIMULATION,
-  P_TAG2SCOPE,
-  P_TAG2LEVEL,
   P_TAG2FENCED,
   P_COUNT
 };
@@ -42,10 +42,10 @@ static const char *const prim_names[P_COUNT] = {
     "domain",     "range",          "classes-loc",     "classes",
     "linearisations", "tag2events", "different-values", "as_transitive",
     "inter_transitive", "fail",     "intervening",     "same-oa",
-    "oa-changes", "at-least-one-writable", "fromto",   "loc2events",
-    "lift",
-    "delift",     "deliftinter",    "bisimulation",    "tag2scope",
-    "tag2level",  "tag2fenced",
+    "oa-changes", "at-least-one-writable", "tag2scope", "tag2level",
+    "fromto",     "loc2events",     "lift",
+    "delift",     "deliftinter",    "bisimulation",
+    "tag2fenced",
 };
 
 int prim_lookup(const char *name) {
@@ -217,6 +217,18 @@ Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos) {
     if (buf[0] >= 'a' && buf[0] <= 'z') buf[0] = (char)(buf[0] - 'a' + 'A');
     Value *v = predef_by_name(r, buf, pos);
     return v ? v : val_new_set(r);
+  }
+  case P_TAG2SCOPE:
+  case P_TAG2LEVEL: {
+    /* the relation the test's scope tree binds to the tag's name */
+    if (arg->kind != V_TAG) cat_error(r, pos, "type error: tag expected");
+    const EnumType *et = &r->prog->enums[arg->n];
+    const char *t = intern_name(&r->prog->names->in, et->tags[arg->u.tag]);
+    Value *v = predef_by_name(r, t, pos);
+    if (!v)
+      cat_error(r, pos, "cannot find scope instance %s (the litmus test might be "
+                "missing a scope tree declaration)", t);
+    return v;
   }
   case P_DIFFERENT_VALUES: {
     Value *x = as_rel(r, arg, pos), *z = val_new_rel(r);

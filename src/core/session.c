@@ -24,6 +24,7 @@
 #include "../report/json.h"
 #include "../util/pool.h"
 #include "../util/spawn.h"
+#include "bell_check.h"
 #include "options.h"
 
 /* ------------------------------------------------------------ models */
@@ -543,7 +544,19 @@ static corral_status run_text(const corral_options *o, const char *path, const c
   if (src && src->cat_text) {
     m = pasted = load_pasted(o, src, &msg);
   } else {
-    m = get_model(o, model, o->bell, &msg);
+    /* bell tests (LISA) with neither -model nor -bell: the default
+     * model's bell file too (herd7 has no default model for LISA and
+     * asks for -model; corral ships lisa.bell and lisa.cat) */
+    char *bell = o->bell ? xstrdup(o->bell) : NULL;
+    size_t ml = strlen(model);
+    if (!bell && !o->model && isa_has(t->arch, ISA_BELL) && ml > 4 &&
+        strcmp(model + ml - 4, ".cat") == 0) {
+      bell = xmalloc(ml + 2);
+      memcpy(bell, model, ml - 4);
+      memcpy(bell + ml - 4, ".bell", 6);
+    }
+    m = get_model(o, model, bell, &msg);
+    free(bell);
   }
   if (!m) {
     size_t n = strlen(msg);
@@ -554,6 +567,16 @@ static corral_status run_text(const corral_options *o, const char *path, const c
     free(msg);
     r->status = CORRAL_EFATAL;
     goto done;
+  }
+  {
+    SrcPos bpos;
+    if (!bell_check_test(t, m, &bpos, &err.msg)) {
+      err.pos = bpos;
+      r->diag = format_err(&err);
+      r->status = CORRAL_ETEST;
+      cat_model_free(pasted);
+      goto done;
+    }
   }
   r->status = simulate(o, t, m, path, src, r);
   cat_model_free(pasted);

@@ -13,7 +13,8 @@
 #include "es.h"
 #include "stateset.h"
 
-enum { PD_SLOTS = 64 + TAG_MAX }; /* cache slots: kinds, then tag sets */
+enum { SCOPE_MAX = 16 }; /* scope-tree tags bound as relations */
+enum { PD_SLOTS = 64 + TAG_MAX + SCOPE_MAX }; /* cache slots: kinds, tag sets, scopes */
 
 
 /* What the workers of one test share: the current structure and its

@@ -24,6 +24,7 @@ typedef enum Pd {
   PD_EMPTY_REL,
   PD_COUNT,
   PD_TAG = 1000, /* + bit index: an architecture set from the tag table */
+  PD_SCOPE = 2000, /* + k: the relation of the scope tree's k-th tag */
 } Pd;
 
 static const struct {
@@ -231,6 +232,19 @@ static const Word *thread_sets(Engine *g, int stage) {
   return m;
 }
 
+/* A scope tree (LISA): events of threads below one node of its k-th tag. */
+static Value *scope_rel(Engine *g, int stage, int k) {
+  Dim d = model_dim(g);
+  Word *bits = new_rel(g, stage);
+  const EventStructure *es = g->es;
+  for (int i = 0; i < d.n; i++)
+    for (int j = 0; j < d.n; j++)
+      if (es->ev[i].thread >= 0 && es->ev[j].thread >= 0 &&
+          scope_tree_same(g->t->scopes, k, es->ev[i].thread, es->ev[j].thread))
+        rel_set(d, bits, i, j);
+  return wrap_rel(g, stage, bits);
+}
+
 static Value *compute_pd(Engine *g, int pd, int stage) {
   const EventStructure *es = g->es;
   Dim d = model_dim(g);
@@ -347,6 +361,7 @@ static Value *compute_pd(Engine *g, int pd, int stage) {
     return wrap_rel(g, stage, bits);
   }
   default:
+    if (pd >= PD_SCOPE) return scope_rel(g, stage, pd - PD_SCOPE);
     if (pd >= PD_TAG) return tag_set(g, pd - PD_TAG);
     return NULL;
   }
@@ -357,7 +372,9 @@ Value *host_predef(void *ctx, int name, int *stage) {
   if (name < 0 || name >= g->nnames) return NULL;
   int pd = g->pd_of_name[name];
   if (!pd) return NULL;
-  int idx = pd >= PD_TAG ? 64 + (pd - PD_TAG) : pd;
+  int idx = pd >= PD_SCOPE ? 64 + TAG_MAX + (pd - PD_SCOPE)
+            : pd >= PD_TAG  ? 64 + (pd - PD_TAG)
+                            : pd;
   Value **cache;
   if (pd_is_fw(pd)) {
     cache = g->pre_fw;
@@ -413,7 +430,14 @@ void predef_setup(Engine *g, const Engine *like) {
   const SemArch *sa = sem_arch(g->t->arch);
   if (sa && sa->set_names)
     for (int i = 0; sa->set_names[i]; i++) tag_bit(&g->p->tags, sa->set_names[i]);
-  if (isa_has(g->t->arch, ISA_LANGUAGE)) cat_prog_each_tag(g->prog, bind_bell_tag, g->p);
+  if (isa_has(g->t->arch, ISA_LANGUAGE | ISA_BELL))
+    cat_prog_each_tag(g->prog, bind_bell_tag, g->p);
+  /* a scope tree's tags (LISA) name relations */
+  const char *tag;
+  for (int k = 0; k < SCOPE_MAX && (tag = scope_tree_tag(g->t->scopes, k)); k++) {
+    int id = intern_find(in, tag);
+    if (id >= 0) g->pd_of_name[id] = PD_SCOPE + k;
+  }
   for (int b = 0; b < g->p->tags.count; b++) {
     int id = intern_find(in, g->p->tags.names[b]);
     if (id >= 0) g->pd_of_name[id] = PD_TAG + b;

@@ -32,6 +32,13 @@ enum {
   ISA_GRAPH_ANNOT = 1u << 3,
   /* graphs show immediates without the '$' the hash spells */
   ISA_GRAPH_NO_DOLLAR = 1u << 4,
+  /* instructions carry annotations a bell file gives meaning to (LISA):
+   * every tag the bell file declares names a set of the model, the
+   * annotation lists are checked against its `instructions`
+   * declarations (the front end's bell_kind / bell_annot), a `scopes:`
+   * tree may follow the code, and with neither -model nor -bell the
+   * default model's bell file (MODEL.bell for MODEL.cat) is loaded too */
+  ISA_BELL = 1u << 5,
 };
 
 typedef enum Arch {

@@ -27,3 +27,5 @@ ISA(AARCH64, "AArch64", NULL,     aarch64_arch_ops, sem_aarch64, "aarch64.cat", 
 ISA(RISCV,   "RISCV",   "RISC-V", riscv_arch_ops,   sem_riscv,   "riscv.cat",         "RISCV",   "X",     ISA_MIXED)
 ISA(MIPS,    "MIPS",    NULL,     mips_arch_ops,    sem_mips,    "mips.cat",          "MIPS",    "X",     0)
 ISA(C,       "C",       NULL,     c_arch_ops,       sem_c,       "c11_partialSC.cat", "C",       "RMW",   ISA_RMW_ONE_INSTR | ISA_LANGUAGE)
+ISA(BPF,     "BPF",     NULL,     bpf_arch_ops,     sem_bpf,     "bpf.cat",           "BPF",     "X",     0)
+ISA(LISA,    "LISA",    "Bell",   lisa_arch_ops,    sem_lisa,    "lisa.cat",          "LISA",    "X",     ISA_BELL)

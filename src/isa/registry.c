@@ -26,7 +26,7 @@ static const Isa isas[ARCH_COUNT] = {
  * of them is refused as "not supported" rather than "not an
  * architecture". */
 static const char *const elsewhere[] = {
-    "BPF", "CPP", "C++", "LISA", "Bell", "JAVA", "Java", "ASL",
+    "CPP", "C++", "JAVA", "Java", "ASL",
 };
 
 const Isa *isa_of(Arch a) {

@@ -91,6 +91,11 @@ static bool read_row(CodeScan *cs, Span **cells, int *ncells, int *cap) {
       cs->i++;
       continue;
     }
+    if (c == '|' && cs->p->t->ops->pipe_continues &&
+        cs->p->t->ops->pipe_continues(cs->buf + cs->i + 1)) {
+      cs->i++;
+      continue;
+    }
     if (c == '|' || c == ';') {
       Span sp = {cs->base + cell, cs->i - cell};
       APUSH(cs->p->a, *cells, *ncells, *cap, sp);

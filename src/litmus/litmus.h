@@ -171,6 +171,7 @@ typedef struct Meta {
 
 struct ArchOps;
 struct CCode;
+struct ScopeTree;
 
 typedef struct Test {
   Arena arena;
@@ -187,6 +188,7 @@ typedef struct Test {
   Thread *threads;       /* assembly tests */
   int nthreads;
   struct CCode *c;       /* C tests (see c.h), else NULL */
+  struct ScopeTree *scopes; /* the scope tree after the code (LISA), or NULL */
   LitLoc *locations;     /* `locations [...]` */
   int nlocations;
   Prop *filter;          /* or NULL */
@@ -233,14 +235,52 @@ typedef struct ArchOps {
    * already removed, trimmed) belongs to the instruction rather than ending
    * the row (X86 "LOCK; ADD ..."); NULL: never. */
   bool (*semi_continues)(const char *cell);
+  /* Code-table splitting: true if a '|' followed by `rest` belongs to the
+   * instruction rather than separating cells (BPF "r1 |= r2"); NULL:
+   * never. */
+  bool (*pipe_continues)(const char *rest);
   /* Registers that symbolic registers may be allocated to, in herd's
    * preference order (PPC: r1..r31, X86: EAX..EDI, ...). */
   const int *symb_regs;
   int nsymb_regs;
+  /* Architectures whose instructions carry annotations a bell file
+   * declares (ISA_BELL): the kind an instruction's annotation list is
+   * checked against ("R", "W", "F", "RMW", "B"), or NULL when it has
+   * none; and its i-th annotation into buf (size n), false past the
+   * end. */
+  const char *(*bell_kind)(const Instr *ins);
+  bool (*bell_annot)(const Instr *ins, int i, char *buf, size_t n);
   /* Called when a test's header names this architecture (C: the code
    * section is a program, parsed by c.c); NULL: nothing to do. */
   void (*begin)(Test *t);
 } ArchOps;
+
+/* --------------------------------------------------------- scope trees
+ * A `scopes:` section after the code (herd's bell tests, scopes.c):
+ * `scopes: (system (gpu (cta P0) (cta P1)))`, its nodes each a scope tag
+ * and the threads below it.  herd binds, for each tag, the relation
+ * between events of threads under one node of that tag. */
+typedef struct ScopeNode {
+  const char *tag;
+  uint64_t threads;   /* bit i: thread Pi */
+} ScopeNode;
+
+typedef struct ScopeTree {
+  ScopeNode *nodes;
+  int n;
+} ScopeTree;
+
+/* Offset in [start, end) of a `scopes:`, `levels:` or `regions:` section,
+ * or end. */
+size_t scope_section_start(const char *text, size_t start, size_t end);
+/* Parse that section (n bytes of text, at pos): only `scopes:` is
+ * supported; errors raise through err. */
+ScopeTree *scope_tree_parse(Arena *a, Err *err, const char *text, size_t n,
+                            SrcPos pos);
+/* The k-th distinct tag of the tree (NULL past the end, or t NULL), and
+ * whether threads a and b are both below one node of that tag. */
+const char *scope_tree_tag(const ScopeTree *t, int k);
+bool scope_tree_same(const ScopeTree *t, int k, int a, int b);
 
 /* The registry's (src/isa) lookups. */
 const ArchOps *arch_ops(Arch a);

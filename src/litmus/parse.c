@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "c.h"
+#include "lisa.h"
 
 static void index_lines(Parser *p) {
   const char *s = p->text, *end = s + p->len;

@@ -199,6 +199,16 @@ Split split_test(Parser *p) {
   sp.code_start = close + 1;
   sp.code_end = find_code_end(p, sp.code_start, !isa_has(p->t->arch, ISA_LANGUAGE));
   sp.final_start = sp.code_end;
+  /* bell tests: a scope tree may sit between the code and the final
+   * section */
+  if (isa_has(p->t->arch, ISA_BELL)) {
+    size_t k = scope_section_start(p->text, sp.code_start, sp.code_end);
+    if (k < sp.code_end) {
+      p->t->scopes = scope_tree_parse(p->a, p->err, p->text + k,
+                                      sp.code_end - k, pos_at(p, k));
+      sp.code_end = k;
+    }
+  }
   sp.final_end = find_final_end(p, sp.final_start);
   return sp;
 }

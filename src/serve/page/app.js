@@ -8,6 +8,10 @@ const $ = (id) => document.getElementById(id);
 const DEFAULT_MODEL = {
   X86: "x86tso.cat", X86_64: "x86tso-mixed.cat", PPC: "ppc.cat", AArch64: "aarch64.cat",
   ARM: "arm.cat", RISCV: "riscv.cat", MIPS: "mips.cat", C: "c11_partialSC.cat",
+  BPF: "bpf.cat",
+  // herd7 has none for LISA; corral's own pair (lisa.bell, lisa.cat) is
+  // what the server runs with no model
+  LISA: "default",
 };
 
 let info = { models: [], examples: [] };
@@ -100,7 +104,7 @@ async function loadExample(path) {
   const arch = text.split(/\s/)[0];
   const m = DEFAULT_MODEL[arch];
   // without the architecture's model here, sequential consistency
-  $("model").value = m && info.models.includes(m) ? m
+  $("model").value = m === "default" ? m : m && info.models.includes(m) ? m
     : info.models.includes("sc.cat") ? "sc.cat" : "default";
 }
 
