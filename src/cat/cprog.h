@@ -348,6 +348,8 @@ Frame *frame_new(Run *r, int n, Frame *up);
 /* An error at pos when evaluation has used the stack it may use (every
  * recursion of the interpreter passes here: calls, forcing bindings). */
 void stack_guard(Run *r, SrcPos pos);
+/* Does a let rec iteration stop, the value old becoming nw? */
+bool fix_stable(Run *r, Value *old, Value *nw, SrcPos pos);
 Value *as_rel(Run *r, Value *v, SrcPos pos);  /* coerce to V_REL */
 Value *as_set(Run *r, Value *v, SrcPos pos);  /* coerce to V_SET */
 int val_compare(Run *r, const Value *a, const Value *b);

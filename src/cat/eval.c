@@ -819,8 +819,25 @@ Value *predef_lookup(Run *r, int name, SrcPos pos, bool *found) {
 
 /* ---------------------------------------------------------- let rec */
 
-static bool value_grows_done(Run *r, Value *old, Value *nw) {
-  return val_compare(r, old, nw) == 0;
+/* a is included in b (sets, relations, sets of values) */
+static bool value_subset(Run *r, Value *a, Value *b, SrcPos pos) {
+  Value *d = set_algebra(r, OP_DIFF, a, b, pos);
+  if (d->kind == V_EMPTY) return true;
+  if (d->kind == V_VSET) return d->n == 0;
+  if (d->kind == V_SET) return set_is_empty(r->d, d->u.bits);
+  if (d->kind == V_REL) return rel_is_empty(r->d, d->u.bits);
+  return false;
+}
+
+/* herd7's test for the end of a let rec iteration, one binding at a
+ * time: the new value is included in the one before (not that it is
+ * equal to it).  For a growing iteration, the usual one, that is the
+ * same; one that does not grow (`let rec x = po \ x`: 0, po, 0) stops at
+ * the first value that is no larger, and the names keep the values of
+ * that last round, as in herd7. */
+bool fix_stable(Run *r, Value *old, Value *nw, SrcPos pos) {
+  if (nw->kind == V_EMPTY || old->kind == V_UNIV) return true;
+  return value_subset(r, nw, old, pos);
 }
 
 /* Least fixpoint of non-function bindings; function bindings are plain
@@ -842,7 +859,7 @@ static void letrec_local(Run *r, const CExpr *e, Frame *f) {
       if (b->is_fun) continue;
       Value *old = f->s[b->pat.slot].v;
       Value *nw = cat_eval(r, b->e, f);
-      if (!value_grows_done(r, old, nw)) changed = true;
+      if (!fix_stable(r, old, nw, e->pos)) changed = true;
       set_local(r, f, b->pat.slot, nw);
     }
     if (!changed) break;
@@ -904,17 +921,8 @@ static bool cond_eval(Run *r, const CCond *c, Frame *f, SrcPos pos) {
       }
     }
     return val_compare(r, a, b) == 0;
-  case C_SUBSET: {
-    if (a->kind == V_VSET || b->kind == V_VSET) {
-      Value *d = set_algebra(r, OP_DIFF, a, b, pos);
-      return d->kind == V_EMPTY || (d->kind == V_VSET && d->n == 0);
-    }
-    Value *d = set_algebra(r, OP_DIFF, a, b, pos);
-    if (d->kind == V_EMPTY) return true;
-    if (d->kind == V_SET) return set_is_empty(r->d, d->u.bits);
-    if (d->kind == V_REL) return rel_is_empty(r->d, d->u.bits);
-    return false;
-  }
+  case C_SUBSET:
+    return value_subset(r, a, b, pos);
   case C_IN:
     if (b->kind == V_SET && a->kind == V_EVENT) return bit_get(b->u.bits, a->u.ev);
     if (b->kind == V_UNIV && a->kind == V_EVENT) return bit_get(r->univ, a->u.ev);

@@ -381,7 +381,7 @@ static bool letrec_fix(Run *r, const CIns *ci) {
         run_bind_global(r, s, z, r->wm);
         break;
       }
-      if (val_compare(r, old, nw) != 0) changed = true;
+      if (!fix_stable(r, old, nw, ci->pos)) changed = true;
       run_bind_global(r, s, nw, r->wm);
     }
     if (ci->when_e) {
