@@ -136,6 +136,8 @@ typedef struct CatModel {
   int nfiles;
   const char **search;           /* include search path */
   int nsearch;
+  bool confined;                 /* a pasted model: includes name files of
+                                  * the search path only (no '/', no '.') */
 } CatModel;
 
 /* Load stdlib.cat (found on the search path), the optional bell file and
@@ -144,8 +146,8 @@ typedef struct CatModel {
 CatModel *cat_load(const char *model_path, const char *bell_path,
                    const char *const *search, int nsearch, Err *err);
 /* The same with the model given as text (a model pasted in corral serve):
- * `name` stands for its file in diagnostics; its includes are found on the
- * search path. */
+ * `name` stands for its file in diagnostics; its includes are files of the
+ * search path named without a directory (a path is not looked up). */
 CatModel *cat_load_text(const char *name, const char *text, const char *bell_path,
                         const char *const *search, int nsearch, Err *err);
 void cat_model_free(CatModel *m);

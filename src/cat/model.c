@@ -108,7 +108,11 @@ static CatFile *parse_text(CatModel *m, const char *path, const char *text, Err 
 }
 
 static CatFile *load_file(CatModel *m, const char *name, SrcPos from, Err *err) {
-  const char *path = cat_find_file(name, m->search, m->nsearch, &m->arena);
+  /* A pasted model (corral serve) may include the library's files and
+   * nothing else: a path is refused with the words of a missing file, so
+   * that the answer says nothing of the files the server can read. */
+  bool refused = m->confined && from.file && (strchr(name, '/') || name[0] == '.');
+  const char *path = refused ? NULL : cat_find_file(name, m->search, m->nsearch, &m->arena);
   if (!path) {
     if (from.file) err_raise(err, ERRK_IO, from, "cannot find file %s", name);
     StrBuf b;
@@ -142,6 +146,7 @@ static CatModel *load(const char *model_path, const char *model_text,
   m->search = arena_alloc(&m->arena, sizeof(char *) * (size_t)(nsearch + 1));
   for (int i = 0; i < nsearch; i++) m->search[i] = arena_strdup(&m->arena, search[i]);
   m->nsearch = nsearch;
+  m->confined = model_text != NULL;
   /* Names the engine and the primitives look up. */
   static const char *const wellknown[] = {"loc", "po", "rf", "co", "id"};
   for (size_t i = 0; i < ARRAY_LEN(wellknown); i++) intern(&m->names.in, wellknown[i]);

@@ -88,14 +88,18 @@ void corral_options_free(corral_options *o) {
 }
 
 /* The search path of cat.md §8: ".", -I dirs, $HERDLIB, the library. */
-static int search_path(const corral_options *o, const char **out, int cap, Arena *a) {
+/* The directories files are looked up in; for a model pasted in corral
+ * serve (pasted), only the -I directories and the library: not the
+ * server's current directory, nor $HERDLIB. */
+static int search_path(const corral_options *o, const char **out, int cap, Arena *a,
+                       bool pasted) {
   int n = 0;
-  out[n++] = ".";
+  if (!pasted) out[n++] = ".";
   for (int i = 0; i < o->nincludes && n < cap - 2; i++) {
     const char *d = o->includes[i];
     out[n++] = d[0] == '+' ? arena_printf(a, "%s/%s", o->libdir, d + 1) : d;
   }
-  const char *h = getenv("HERDLIB");
+  const char *h = pasted ? NULL : getenv("HERDLIB");
   if (h && *h && n < cap - 1) out[n++] = h;
   out[n++] = o->libdir;
   return n;
@@ -108,7 +112,7 @@ static CatModel *load_model(const corral_options *o, const char *model, const ch
   Arena a;
   arena_init(&a);
   const char *sp[64];
-  int ns = search_path(o, sp, 64, &a);
+  int ns = search_path(o, sp, 64, &a, text != NULL);
   Err err;
   err_init(&err);
   CatModel *m = text ? cat_load_text(model, text, bell, sp, ns, &err)
@@ -472,7 +476,7 @@ static bool expand_c(const corral_options *o, Test *t, const char *path, Err *er
   bool ok = true;
   if (o->macros) {
     const char *sp[64];
-    int ns = search_path(o, sp, 64, &a);
+    int ns = search_path(o, sp, 64, &a, false);
     file = cat_find_file(o->macros, sp, ns, &a);
     size_t len;
     text = file ? read_file(file, &len) : NULL;

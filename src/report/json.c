@@ -26,8 +26,18 @@ void json_string_n(StrBuf *b, const char *s, size_t n) {
       sb_puts(b, "\\t");
     } else if (c < 0x20 || c == '<') {
       sb_printf(b, "\\u%04x", c); /* '<' too: the text may land in a page */
+    } else if (c < 0x80) {
+      sb_putc(b, (char)c);
     } else {
-      sb_putc(b, (char)c); /* UTF-8 passes through */
+      /* UTF-8 passes through; a byte that is not (a test's bytes echoed
+       * in a message) becomes U+FFFD, so that the output is valid JSON */
+      int k = utf8_char_len((const unsigned char *)s + i, n - i);
+      if (k == 0) {
+        sb_puts(b, "\\ufffd");
+      } else {
+        sb_putn(b, s + i, (size_t)k);
+        i += (size_t)k - 1;
+      }
     }
   }
   sb_putc(b, '"');

@@ -98,6 +98,13 @@ static bool string(Reader *r, StrBuf *out) {
       return true;
     }
     if (c < 0x20) return fail(r, "control character in a string");
+    if (c >= 0x80) {
+      int k = utf8_char_len((const unsigned char *)r->s + r->i, r->n - r->i);
+      if (k == 0) return fail(r, "bytes that are not UTF-8 in a string");
+      if (out) sb_putn(out, r->s + r->i, (size_t)k);
+      r->i += (size_t)k;
+      continue;
+    }
     if (c != '\\') {
       if (out) sb_putc(out, (char)c);
       r->i++;

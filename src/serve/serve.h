@@ -29,6 +29,7 @@ typedef struct ServeConfig {
   double max_seconds;     /* wall clock per request */
   uint64_t max_candidates;
   size_t max_input;       /* bytes of the test, and of a pasted model */
+  uint64_t max_memory;    /* address space of a run's process; 0: none */
   int max_graphs;         /* executions drawn per request */
   bool have_dot;          /* graphviz's dot is on PATH */
   const int *stopping;    /* set when the server shuts down: runs stop */

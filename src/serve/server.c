@@ -24,20 +24,43 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <poll.h>
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "corral.h"
 #include "serve.h"
 
+/* A connection, for the watchdog: a request must arrive whole within
+ * RECEIVE_SECONDS of the connection or of the previous answer, whatever
+ * the rate at which its bytes trickle in. */
+typedef struct Conn {
+  MHD_socket fd;
+  double deadline;      /* CLOCK_MONOTONIC; not checked while busy */
+  bool busy;            /* a request is being answered */
+  struct Conn *prev, *next;
+} Conn;
+
+enum { RECEIVE_SECONDS = 10 };
+
 typedef struct Server {
   ServeConfig cfg;
   sem_t slots;
   int port;
   int stopping;
+  pthread_mutex_t conns_lock;
+  Conn *conns;
 } Server;
+
+static double now_mono(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* The body of a POST, as it arrives. */
 typedef struct Upload {
@@ -97,15 +120,92 @@ static bool loopback_name(const char *h, size_t n) {
   return inet_pton(AF_INET, buf, &a4) == 1 && (ntohl(a4.s_addr) >> 24) == 127;
 }
 
+/* The Host names the loopback, and the Origin, when there is one, is the
+ * page's own (http://HOST): not another local port, nor "null" (a
+ * sandboxed frame or a file, which any web page can make). */
 static bool trusted(struct MHD_Connection *conn) {
   const char *host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
   if (!host || !loopback_name(host, strlen(host))) return false;
   const char *origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
-  if (origin && strcmp(origin, "null") != 0) {
-    if (strncmp(origin, "http://", 7) != 0) return false;
-    if (!loopback_name(origin + 7, strlen(origin + 7))) return false;
+  return !origin || (!strncmp(origin, "http://", 7) && !strcmp(origin + 7, host));
+}
+
+/* POST /run takes JSON only: a form or a text/plain body (which a page of
+ * any site may send without asking) is refused. */
+static bool json_body(struct MHD_Connection *conn) {
+  const char *t = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type");
+  static const char want[] = "application/json";
+  size_t n = sizeof want - 1;
+  return t && !strncasecmp(t, want, n) && (t[n] == 0 || t[n] == ';' || t[n] == ' ');
+}
+
+/* ---------------------------------------------------------- watchdog */
+
+static Conn *conn_of(struct MHD_Connection *conn) {
+  const union MHD_ConnectionInfo *i =
+      MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return i ? i->socket_context : NULL;
+}
+
+/* busy: a whole request is being answered; idle again: the next request
+ * has RECEIVE_SECONDS to arrive */
+static void conn_busy(Server *s, struct MHD_Connection *conn, bool busy) {
+  Conn *c = conn_of(conn);
+  if (!c) return;
+  pthread_mutex_lock(&s->conns_lock);
+  c->busy = busy;
+  c->deadline = now_mono() + RECEIVE_SECONDS;
+  pthread_mutex_unlock(&s->conns_lock);
+}
+
+static void notify_conn(void *cls, struct MHD_Connection *conn, void **socket_context,
+                        enum MHD_ConnectionNotificationCode code) {
+  Server *s = cls;
+  pthread_mutex_lock(&s->conns_lock);
+  if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+    const union MHD_ConnectionInfo *i =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    Conn *c = calloc(1, sizeof *c);
+    if (c && i) {
+      c->fd = i->connect_fd;
+      c->deadline = now_mono() + RECEIVE_SECONDS;
+      c->next = s->conns;
+      if (s->conns) s->conns->prev = c;
+      s->conns = c;
+      *socket_context = c;
+    } else {
+      free(c);
+    }
+  } else if (*socket_context) {
+    /* closed: MHD closes the socket after this, so the watchdog never
+     * shuts down a descriptor that another connection reuses */
+    Conn *c = *socket_context;
+    if (c->prev) c->prev->next = c->next;
+    else s->conns = c->next;
+    if (c->next) c->next->prev = c->prev;
+    free(c);
+    *socket_context = NULL;
   }
-  return true;
+  pthread_mutex_unlock(&s->conns_lock);
+}
+
+/* Once a second: connections whose request has not arrived in time are
+ * shut down (MHD then sees the end of the stream and closes them). */
+static void *watchdog(void *arg) {
+  Server *s = arg;
+  while (!__atomic_load_n(&s->stopping, __ATOMIC_RELAXED)) {
+    struct timespec one = {1, 0};
+    nanosleep(&one, NULL);
+    double now = now_mono();
+    pthread_mutex_lock(&s->conns_lock);
+    for (Conn *c = s->conns; c; c = c->next)
+      if (!c->busy && now > c->deadline) {
+        shutdown(c->fd, SHUT_RDWR);
+        c->deadline = now + 3600;
+      }
+    pthread_mutex_unlock(&s->conns_lock);
+  }
+  return NULL;
 }
 
 /* ------------------------------------------------------------- routes */
@@ -115,6 +215,109 @@ static const ServeAsset *find_asset(const char *url) {
   for (int i = 0; i < serve_nassets; i++)
     if (!strcmp(serve_assets[i].path, url)) return &serve_assets[i];
   return NULL;
+}
+
+/* ---------------------------------------------------------- isolation */
+
+static char *failed_run(int http, const char *kind, const char *msg, int *status) {
+  char buf[512];
+  snprintf(buf, sizeof buf,
+           "{\"ok\":false,\"status\":\"%s\",\"errors\":[{\"where\":\"request\",\"line\":0,"
+           "\"col\":0,\"message\":\"%s\"}]}\n",
+           kind, msg);
+  *status = http;
+  return strdup(buf);
+}
+
+/* One simulation in a process of its own (fork): a crash, an exhausted
+ * memory bound (--max-memory) or a run past its time ends that process
+ * and this request only.  The child writes "STATUS\n" and the JSON answer
+ * into a pipe; the parent waits for them until the request's deadline
+ * and a grace period, then kills it. */
+static char *run_isolated(Server *s, const char *body, size_t len, int *status) {
+  const ServeConfig *c = &s->cfg;
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) != 0) return failed_run(503, "busy", "cannot start a run", status);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(p[0]);
+    close(p[1]);
+    return failed_run(503, "busy", "cannot start a run", status);
+  }
+  if (pid == 0) {
+    close(p[0]);
+    if (c->max_memory) {
+      struct rlimit rl = {c->max_memory, c->max_memory};
+      setrlimit(RLIMIT_AS, &rl);
+    }
+    /* the CPU clock too, should the deadline checks miss a loop */
+    struct rlimit cpu = {(rlim_t)c->max_seconds + 2, (rlim_t)c->max_seconds + 3};
+    setrlimit(RLIMIT_CPU, &cpu);
+    int st;
+    char *json = api_run(c, body, len, &st);
+    char head[16];
+    int hn = snprintf(head, sizeof head, "%d\n", st);
+    size_t n = strlen(json), off = 0;
+    bool ok = write(p[1], head, (size_t)hn) == hn;
+    while (ok && off < n) {
+      ssize_t w = write(p[1], json + off, n - off);
+      if (w < 0 && errno == EINTR) continue;
+      ok = w > 0;
+      if (ok) off += (size_t)w;
+    }
+    _exit(ok ? 0 : 1);
+  }
+  close(p[1]);
+  double until = now_mono() + c->max_seconds + 5;
+  char *out = NULL;
+  size_t n = 0, cap = 0;
+  bool eof = false, late = false;
+  while (!eof) {
+    double left = until - now_mono();
+    if (left <= 0 || __atomic_load_n(&s->stopping, __ATOMIC_RELAXED)) {
+      late = true;
+      break;
+    }
+    struct pollfd pf = {p[0], POLLIN, 0};
+    int k = poll(&pf, 1, left > 1 ? 1000 : (int)(left * 1000) + 1);
+    if (k < 0 && errno != EINTR) break;
+    if (k <= 0) continue;
+    if (n + 65536 > cap) {
+      cap = 2 * cap + 65536;
+      char *b = realloc(out, cap + 1);
+      if (!b) break;
+      out = b;
+    }
+    ssize_t r = read(p[0], out + n, cap - n);
+    if (r > 0) n += (size_t)r;
+    else if (r == 0) eof = true;
+    else if (errno != EINTR && errno != EAGAIN) break;
+  }
+  close(p[0]);
+  if (!eof) kill(pid, SIGKILL);
+  int ws = 0;
+  while (waitpid(pid, &ws, 0) < 0 && errno == EINTR) {}
+  char *nl = out && n ? memchr(out, '\n', n) : NULL;
+  if (eof && WIFEXITED(ws) && WEXITSTATUS(ws) == 0 && nl) {
+    out[n] = 0;
+    *status = atoi(out);
+    memmove(out, nl + 1, n - (size_t)(nl + 1 - out) + 1);
+    return out;
+  }
+  free(out);
+  if (late) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "the run was stopped: more than %g s", c->max_seconds);
+    return failed_run(200, "stopped", msg, status);
+  }
+  char msg[160];
+  if (WIFSIGNALED(ws))
+    snprintf(msg, sizeof msg, "the run ended abnormally (signal %d%s)", WTERMSIG(ws),
+             WTERMSIG(ws) == SIGXCPU ? ": CPU time" : "");
+  else
+    snprintf(msg, sizeof msg, "the run ended abnormally (status %d%s)", WEXITSTATUS(ws),
+             c->max_memory ? ", perhaps out of memory (--max-memory)" : "");
+  return failed_run(500, "crashed", msg, status);
 }
 
 static enum MHD_Result run_request(Server *s, struct MHD_Connection *conn, Upload *u) {
@@ -136,7 +339,7 @@ static enum MHD_Result run_request(Server *s, struct MHD_Connection *conn, Uploa
                      strdup("{\"ok\":false,\"status\":\"busy\",\"errors\":[{\"where\":\"request\","
                             "\"line\":0,\"col\":0,\"message\":\"the server is busy, try again\"}]}\n"));
   int status;
-  char *json = api_run(&s->cfg, u->data ? u->data : "", u->len, &status);
+  char *json = run_isolated(s, u->data ? u->data : "", u->len, &status);
   sem_post(&s->slots);
   return send_json(conn, status, json);
 }
@@ -173,13 +376,17 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
       *upload_data_size = 0;
       return MHD_YES;
     }
-    if (!trusted(conn)) return send_text(conn, 403, "forbidden: not a loopback host\n");
-    if (!strcmp(url, "/run")) return run_request(s, conn, u);
-    return send_text(conn, 404, "not found\n");
+    conn_busy(s, conn, true);
+    if (!trusted(conn)) return send_text(conn, 403, "forbidden: not a loopback host or origin\n");
+    if (strcmp(url, "/run") != 0) return send_text(conn, 404, "not found\n");
+    if (!json_body(conn))
+      return send_text(conn, 415, "unsupported media type: POST /run takes application/json\n");
+    return run_request(s, conn, u);
   }
+  conn_busy(s, conn, true);
   if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
     return send_text(conn, 405, "method not allowed\n");
-  if (!trusted(conn)) return send_text(conn, 403, "forbidden: not a loopback host\n");
+  if (!trusted(conn)) return send_text(conn, 403, "forbidden: not a loopback host or origin\n");
   if (!strcmp(url, "/api/info")) return send_json(conn, 200, api_info(&s->cfg));
   const ServeAsset *a = find_asset(url);
   if (!a) return send_text(conn, 404, "not found\n");
@@ -188,7 +395,8 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
 
 static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                       enum MHD_RequestTerminationCode toe) {
-  (void)cls, (void)conn, (void)toe;
+  (void)toe;
+  conn_busy(cls, conn, false);
   Upload *u = *con_cls;
   if (u) {
     free(u->data);
@@ -241,7 +449,8 @@ static bool on_path(const char *prog) {
 
 static const char usage[] =
     "usage: corral serve [--port N] [--host ADDR] [--jobs N] [--max-seconds S]\n"
-    "                    [--max-candidates N] [--max-input BYTES] [herd options]\n"
+    "                    [--max-candidates N] [--max-input BYTES] [--max-memory BYTES]\n"
+    "                    [herd options]\n"
     "  A playground page and JSON API (POST /run) on http://ADDR:N/.\n"
     "  --port N           TCP port (default 8080; 0: any free port)\n"
     "  --host ADDR        a loopback address (default 127.0.0.1)\n"
@@ -249,6 +458,7 @@ static const char usage[] =
     "  --max-seconds S    wall-clock bound per request (default 10)\n"
     "  --max-candidates N candidates bound per request (default 2000000)\n"
     "  --max-input BYTES  size bound of a test and of a pasted model (default 262144)\n"
+    "  --max-memory BYTES memory bound of each run's process (default 2147483648; 0: none)\n"
     "  herd options (-I DIR, -set-libdir DIR, -variant ...) apply to every run.\n";
 
 static bool parse_num(const char *s, double lo, double hi, double *v) {
@@ -298,6 +508,7 @@ int serve_main(int argc, char **argv, const char *libdir) {
   c->max_candidates = 2000000;
   c->max_input = 256 << 10;
   c->max_graphs = 20;
+  c->max_memory = (uint64_t)2 << 30;
   c->stopping = &s->stopping;
   const char *host = "127.0.0.1";
   int port = 8080, jobs = 2;
@@ -327,6 +538,9 @@ int serve_main(int argc, char **argv, const char *libdir) {
         c->max_candidates = (uint64_t)d;
       else if (!strcmp(a, "--max-input") && parse_num(v, 1024, 64 << 20, &d))
         c->max_input = (size_t)d;
+      else if (!strcmp(a, "--max-memory") && parse_num(v, 0, 1e15, &d) &&
+               (d == 0 || d >= 64 << 20))
+        c->max_memory = (uint64_t)d;
       else {
         fprintf(stderr, "corral serve: bad option %s %s\n%s", a, v, usage);
         goto out;
@@ -380,6 +594,7 @@ int serve_main(int argc, char **argv, const char *libdir) {
     goto out;
   }
   sem_init(&s->slots, 0, (unsigned)jobs);
+  pthread_mutex_init(&s->conns_lock, NULL);
   /* signals go to sigwait below, not to the daemon's threads */
   sigset_t sigs;
   sigemptyset(&sigs);
@@ -391,15 +606,17 @@ int serve_main(int argc, char **argv, const char *libdir) {
                    MHD_USE_ERROR_LOG | (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0);
   struct MHD_Daemon *d = MHD_start_daemon(
       flags, (uint16_t)port, NULL, NULL, handler, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-      MHD_OPTION_NOTIFY_COMPLETED, completed, s, MHD_OPTION_CONNECTION_LIMIT, 64u,
-      MHD_OPTION_CONNECTION_TIMEOUT, 60u, MHD_OPTION_THREAD_STACK_SIZE, thread_stack(),
-      MHD_OPTION_END);
+      MHD_OPTION_NOTIFY_COMPLETED, completed, s, MHD_OPTION_NOTIFY_CONNECTION, notify_conn, s,
+      MHD_OPTION_CONNECTION_LIMIT, 64u, MHD_OPTION_CONNECTION_TIMEOUT, 30u,
+      MHD_OPTION_THREAD_STACK_SIZE, thread_stack(), MHD_OPTION_END);
   if (!d) {
     fprintf(stderr, "corral serve: cannot listen on %s port %d (%s)\n", host, port,
             strerror(errno));
     sem_destroy(&s->slots);
     goto out;
   }
+  pthread_t dog;
+  bool dog_started = pthread_create(&dog, NULL, watchdog, s) == 0;
   const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
   s->port = info ? info->port : port;
   bool v6 = ss.ss_family == AF_INET6;
@@ -410,6 +627,7 @@ int serve_main(int argc, char **argv, const char *libdir) {
   int sig;
   sigwait(&sigs, &sig);
   __atomic_store_n(&s->stopping, 1, __ATOMIC_RELAXED);
+  if (dog_started) pthread_join(dog, NULL);
   MHD_stop_daemon(d);
   sem_destroy(&s->slots);
   printf("corral serve: stopped\n");

@@ -467,6 +467,32 @@ const char *closest_name(const char *word, const char *const *cands, int n) {
   return best;
 }
 
+/* ----------------------------------------------------------------- UTF-8 */
+
+int utf8_char_len(const unsigned char *s, size_t n) {
+  if (n == 0) return 0;
+  unsigned c = s[0];
+  if (c < 0x80) return 1;
+  int len;
+  unsigned lo = 0x80, hi = 0xBF; /* the range of the second byte (RFC 3629) */
+  if (c >= 0xC2 && c <= 0xDF) len = 2;
+  else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0) lo = 0xA0;      /* overlong */
+    else if (c == 0xED) hi = 0x9F; /* surrogates */
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0) lo = 0x90;      /* overlong */
+    else if (c == 0xF4) hi = 0x8F; /* beyond U+10FFFF */
+  } else {
+    return 0;
+  }
+  if (n < (size_t)len || s[1] < lo || s[1] > hi) return 0;
+  for (int i = 2; i < len; i++)
+    if ((s[i] & 0xC0) != 0x80) return 0;
+  return len;
+}
+
 /* ---------------------------------------------------------------- files */
 
 /* A regular file is read in one read() of its size plus one byte: a

@@ -217,6 +217,12 @@ static inline void err_pop(Err *e, ErrJmp *j) { e->top = j->prev; }
  * found by scanning bytes rather than tokens). */
 SrcPos text_pos(const char *file, const char *text, size_t off);
 
+/* ---- UTF-8 ---- */
+/* The length (1 to 4) of the well-formed UTF-8 character at s (n bytes
+ * left), or 0: a stray byte, an overlong form, a surrogate, beyond
+ * U+10FFFF, or cut short. */
+int utf8_char_len(const unsigned char *s, size_t n);
+
 /* ---- files ---- */
 /* Read a whole file; returns NULL (and sets errno) on failure: EFBIG for
  * a file of more than READ_FILE_MAX bytes (no test or model comes near;
