@@ -287,6 +287,9 @@ struct Run {
   int quiet;           /* inside try, show or explain: an error's message is
                           dropped, so none is worth a costly hint */
   char *stack_base;    /* a stack address at the start of run_model */
+  unsigned poll_work;  /* work done since the host's stop test (run_poll) */
+  jmp_buf *stop_jb;    /* run_model's, while it runs: where a stop goes */
+  ErrJmp *stop_top;    /* the error handler then (try's are dropped) */
   size_t stack_limit;  /* bytes of stack evaluation may use below it */
   int skip_with;       /* checks pruned by this CI_WITH already passed */
   int mode;            /* RUN_* flags (interp.h) */
@@ -348,6 +351,14 @@ Frame *frame_new(Run *r, int n, Frame *up);
 /* An error at pos when evaluation has used the stack it may use (every
  * recursion of the interpreter passes here: calls, forcing bindings). */
 void stack_guard(Run *r, SrcPos pos);
+/* Count `work` units (about an evaluated node each); every POLL_WORK of
+ * them, ask the host whether the run must stop, and abandon run_model if
+ * so.  Every loop whose length depends on the input calls it. */
+enum { POLL_WORK = 2048 };
+void run_poll_now(Run *r);
+static inline void run_poll(Run *r, unsigned work) {
+  if ((r->poll_work += work) >= POLL_WORK) run_poll_now(r);
+}
 /* Does a let rec iteration stop, the value old becoming nw? */
 bool fix_stable(Run *r, Value *old, Value *nw, SrcPos pos);
 Value *as_rel(Run *r, Value *v, SrcPos pos);  /* coerce to V_REL */

@@ -340,6 +340,7 @@ static Value *set_algebra(Run *r, SetOp op, Value *a, Value *b, SrcPos pos) {
     /* two words at a time (SSE2, part of every x86-64; elsewhere the
      * compiler lowers the vector type) */
     typedef Word W2 __attribute__((vector_size(16)));
+    run_poll(r, (unsigned)n / 64);
     int i = 0;
     W2 p, q;
 #define WORDS2(EXPR)                                                                  \
@@ -1116,6 +1117,7 @@ Value *cat_eval(Run *r, const CExpr *e, Frame *f) {
 }
 
 static Value *eval_node(Run *r, const CExpr *e, Frame *f) {
+  run_poll(r, 1);
   switch (e->kind) {
   case E_ZERO:
     return val_new_rel(r);

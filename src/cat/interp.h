@@ -104,6 +104,10 @@ typedef struct CatHost {
                  uint64_t count);
   /* Explain mode: an execution rejected by a check (may be NULL). */
   void (*reject)(void *ctx, const CatFailure *f);
+  /* Must the run stop now (-timeout, the server's deadline, another
+   * worker's stop)?  Asked as the model's work goes on, inside its long
+   * loops too; true abandons run_model (may be NULL). */
+  bool (*stop)(void *ctx);
 } CatHost;
 
 /* Run modes (run_set_mode). */

@@ -31,6 +31,7 @@ Value *lazy_lin(Run *r, const Word *s, const Word *order) {
     set_and(d, rel_row(d, z->order, i), rel_crow(d, order, i), s);
   /* close the order on S only: S is one location's writes, a handful */
   for (int k = set_next(d, s, 0); k >= 0; k = set_next(d, s, k + 1)) {
+    run_poll(r, (unsigned)(d.n * d.w / 64 + 1)); /* S may be a long thread's writes */
     const Word *rk = rel_crow(d, z->order, k);
     for (int i = set_next(d, s, 0); i >= 0; i = set_next(d, s, i + 1))
       if (rel_get(d, z->order, i, k)) set_or(d, rel_row(d, z->order, i), rel_row(d, z->order, i), rk);

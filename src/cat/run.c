@@ -687,9 +687,25 @@ bool run_probe(Run *r, int from, int with_index) {
   return true;
 }
 
+void run_poll_now(Run *r) {
+  r->poll_work = 0;
+  if (r->stop_jb && r->host.stop && r->host.stop(r->host.ctx)) {
+    r->err->top = r->stop_top; /* handlers of try inside: gone */
+    longjmp(*r->stop_jb, 1);
+  }
+}
+
 void run_model(Run *r) {
   char base;
   r->stack_base = &base;
+  jmp_buf stop;
+  r->stop_top = r->err->top;
+  if (setjmp(stop) != 0) {
+    /* the host stopped the run (a limit): nothing more of it is used */
+    r->stop_jb = NULL;
+    return;
+  }
+  r->stop_jb = &stop;
   for (int i = 0; i < MAX_LEVELS; i++) arena_rewind(&r->levels[i]);
   r->level = 0;
   r->wm = STAGE_ES;
@@ -702,6 +718,7 @@ void run_model(Run *r) {
   r->mult = 1;
   r->stats.runs++;
   run_top(r, 0, 0);
+  r->stop_jb = NULL;
 }
 
 void run_set_symmetry(Run *r, const int *class_of, int nclasses) {

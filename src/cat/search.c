@@ -57,6 +57,7 @@ static bool lin_rest_forced(Dim d, const Lazy *z, const Word *placed) {
  * fails on the partial relation fails on that element too). */
 static bool probe(Search *s, const Word *bits, bool forced) {
   Run *r = s->r;
+  run_poll(r, (unsigned)r->d.w);
   s->probed = false;
   if (s->ci->nprune == 0 || forced) return true;
   r->stats.probes++;
@@ -76,6 +77,7 @@ static bool probe(Search *s, const Word *bits, bool forced) {
 /* A complete element: run the rest of the model with it. */
 static void leaf(Search *s, const Word *bits) {
   Run *r = s->r;
+  run_poll(r, 1);
   Arena *a = &r->levels[s->ci->depth];
   ArenaMark m = arena_mark(a);
   r->level = s->ci->depth;
@@ -103,6 +105,8 @@ static void lin_step(Search *s, int j, const Lazy *z, Word *placed, int left) {
     factor(s, j + 1);
     return;
   }
+  /* the loop below looks at every pair of unplaced events */
+  run_poll(r, (unsigned)(left * d.w));
   Word *saved = arena_alloc(s->work, sizeof(Word) * (size_t)d.w);
   /* The events that may come next: every event the order puts before
    * them is placed. */
@@ -164,6 +168,8 @@ static const Lazy *force_po_pairs(Search *s, const Lazy *z) {
     for (int b = set_next(d, succ, 0); b >= 0; b = set_next(d, succ, b + 1)) {
       const Word *order = y ? y->order : z->order;
       if (a == b || rel_get(d, order, a, b) || rel_get(d, order, b, a)) continue;
+      /* below: a pass over the successors, a row of tmp per event */
+      run_poll(r, (unsigned)(z->count * d.w));
       if (pass == 0) {
         bool next = true;
         for (int c = set_next(d, succ, 0); c >= 0 && next; c = set_next(d, succ, c + 1))

@@ -124,6 +124,8 @@ void find_symmetry(Engine *g);
 /* workers.c */
 double shared_cpu_time(const Shared *sh);
 bool over_limits(Engine *g);
+bool limits_now(Engine *g);
+bool host_stop(void *ctx);
 void run_structure(Engine *w, int nworkers, Shared *sh, struct Pool *pool);
 
 /* stateset_sort.c: the workers' states into the outcome, in output order */

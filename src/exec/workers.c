@@ -25,15 +25,22 @@ bool over_limits(Engine *g) {
   Shared *sh = g->sh;
   if (__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) return true;
   unsigned tick = g->limit_tick++;
-  if (g->o->timeout > 0 && (tick & 255) == 0 &&
-      shared_cpu_time(sh) - sh->cpu_start > g->o->timeout) {
+  return (tick & 255) == 0 && limits_now(g);
+}
+
+/* The same, reading the clocks now: the model's long loops ask it
+ * through CatHost.stop, after a bounded amount of work each time. */
+bool limits_now(Engine *g) {
+  Shared *sh = g->sh;
+  if (__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) return true;
+  if (g->o->timeout > 0 && shared_cpu_time(sh) - sh->cpu_start > g->o->timeout) {
     g->out->limit_hit = true;
     __atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
     return true;
   }
   /* corral serve: the request's cancel flag and wall-clock deadline */
   bool cancelled = g->o->cancel && __atomic_load_n(g->o->cancel, __ATOMIC_RELAXED);
-  if (!cancelled && g->o->deadline > 0 && (tick & 255) == 0) {
+  if (!cancelled && g->o->deadline > 0) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     cancelled = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 > g->o->deadline;
@@ -45,6 +52,8 @@ bool over_limits(Engine *g) {
   }
   return false;
 }
+
+bool host_stop(void *ctx) { return limits_now(ctx); }
 
 static double thread_cpu_now(void) {
   struct timespec ts;
