@@ -10,8 +10,10 @@
  * Nothing is written to disk: tests and pasted models are simulated from
  * memory (corral_run_text), graphs are rendered by piping dot text
  * through graphviz's `dot -Tsvg`.  Every request is bounded: the size of
- * its input, a wall-clock deadline (checked in the engine's search loop,
- * and by the graphviz pipe), and a number of candidates.
+ * its input, a wall-clock deadline (checked in the engine's search loop
+ * and the model's long loops, and by the graphviz pipe), and a number of
+ * candidates; each simulation runs in a forked process with its own
+ * memory and CPU bounds (server.c), so that a failure ends one request.
  */
 #ifndef CORRAL_SERVE_H
 #define CORRAL_SERVE_H

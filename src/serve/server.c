@@ -8,8 +8,11 @@
  * its time bound is answered 503.  The server binds loopback addresses
  * only, and answers only requests whose Host (and Origin, when present)
  * names the loopback, so that a page of another site cannot reach it
- * through DNS rebinding.  SIGINT or SIGTERM stop it: running simulations
- * see the stop flag and end, then the daemon is stopped.
+ * through DNS rebinding; POST /run takes JSON from the page's own origin
+ * only.  Each simulation runs in a child process (run_isolated), and a
+ * watchdog cuts connections whose request does not arrive in time.
+ * SIGINT or SIGTERM stop it: running simulations are killed, then the
+ * daemon is stopped.
  */
 #include <arpa/inet.h>
 #include <dirent.h>

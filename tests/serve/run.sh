@@ -11,4 +11,5 @@ fi
 status=0
 node "$here/browser.mjs" "$bin" || status=1
 node "$here/load.mjs" "$bin" || status=1
+node "$here/hostile.mjs" "$bin" || status=1
 exit $status

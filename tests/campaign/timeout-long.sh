@@ -1,0 +1,14 @@
+# -timeout inside one long phase (issue 32): a thread of 2000 stores to
+# one location puts the time in the search of coherence orders (2000
+# events on one location), which ran 41 s of CPU before it looked at the
+# clock.  It must stop after about its 1 s (the shell's CPU bound, 20 s,
+# turns a miss into a failure, whatever the load of the machine).
+. ./common.inc
+awk 'BEGIN { print "X86 long"; print "{ x=0; }"; print " P0 ;";
+  for (k = 1; k <= 2000; k++) print " MOV [x],$" k " ;"; print "exists (x=1)" }' > "$tmp/long.litmus"
+set +e
+(ulimit -t 20; exec "$bin" -j 1 -timeout 1 "$tmp/long.litmus") >"$tmp/out" 2>"$tmp/err"
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "exit $rc: $(head -2 "$tmp/err")"
+grep -q 'error: test long stopped: more than 1 s of CPU time (-timeout)' "$tmp/err" || fail "$(head -2 "$tmp/err")"
