@@ -69,9 +69,13 @@ CONFORM_SUITES ?= --suite article --suite x86 --suite ppc --suite linux --suite 
                   --suite gen-aarch64 --suite gen-arm --suite gen-ppc --suite gen-riscv \
                   --suite cat-bpf --suite cat-tutorial
 CONFORM  = $(SHARED)/tools/conform
+# The GPU verdict corpus (../shared/gpu): the suites corral passes in full,
+# under the corpus's (Dartagnan's) models and under ours.
+GPU_SUITES ?= --suite ptx-v6.0 --suite ptx-v7.5 --suite vulkan-nochains
+VERDICTS = $(SHARED)/tools/verdicts
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all test unit regress conform kernel graphs check-asan check-tsan check-valgrind bench fuzz clean test-models install
+.PHONY: all test unit regress conform kernel graphs gpu check-asan check-tsan check-valgrind bench fuzz clean test-models install
 
 all: $(BIN) $(SERVE_BIN)
 
@@ -105,7 +109,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SERVE_OBJ:.o=.d)
 
-test: unit regress graphs conform kernel
+test: unit regress graphs conform kernel gpu
 
 unit: $(UNIT_BIN) $(BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
@@ -121,6 +125,13 @@ conform: $(BIN)
 	  $(CONFORM) --corpus $(SHARED)/conformance --bin ./$(BIN) --jobs $(JOBS) \
 	    $(CONFORM_SUITES) $(CONFORM_ARGS); \
 	else echo "conform: $(SHARED) not present, skipped"; fi
+
+# PTX and Vulkan tests: Dartagnan's verdicts, with its models and ours.
+gpu: $(BIN)
+	@if [ -x "$(VERDICTS)" ] && [ -d "$(SHARED)/gpu" ]; then \
+	  $(VERDICTS) --corpus $(SHARED)/gpu --bin ./$(BIN) --jobs $(JOBS) --quiet $(GPU_SUITES) && \
+	  $(VERDICTS) --corpus $(SHARED)/gpu --bin ./$(BIN) --jobs $(JOBS) --quiet --models models $(GPU_SUITES); \
+	else echo "gpu: $(SHARED)/gpu not present, skipped"; fi
 
 # corral as the Linux kernel's tools/memory-model runs herd7: from a folder
 # holding only the kernel's model files, every linux test; then the

@@ -764,6 +764,11 @@ CProg *cat_compile(CatModel *m, const CatConfig *cfg, Err *err) {
     cat_prog_free(p);
     err_rethrow(err);
   }
+  if (cfg->prelude) {
+    int k = cat_prelude_find(cfg->prelude);
+    if (k < 0) cerr(&c, (SrcPos){NULL, 0, 0}, "no built-in prelude %s", cfg->prelude);
+    ins_list(&c, &m->preludes[k]->body, NULL, top);
+  }
   if (m->stdlib) ins_list(&c, &m->stdlib->body, NULL, top);
   if (m->bell) {
     c.in_bell = 1;

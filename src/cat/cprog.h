@@ -387,6 +387,10 @@ int8_t *prim_table(const Interner *in);
 bool prim_is_different_values(int prim);
 Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos);
 Value *prim_linearisations(Run *r, Value *sv, Value *rv, SrcPos pos);
+/* orders.c: GPU coherence and SC-fence orders */
+Value *prim_partial_cos(Run *r, Value *arg, SrcPos pos);
+Value *prim_total_cos(Run *r, Value *arg, SrcPos pos);
+Value *prim_orders_within(Run *r, Value *arg, SrcPos pos);
 const char *prim_name(int prim);
 
 #endif

@@ -128,13 +128,22 @@ typedef struct CatConfig {
   int nskipchecks;
   bool strictskip;
   bool catdep_variant;           /* -variant deps: register events visible */
+  const char *prelude;           /* name of a built-in prelude (prelude.c)
+                                    run before stdlib.cat, or NULL */
 } CatConfig;
+
+/* Built-in preludes (prelude.c): names, texts, lookup (-1: none). */
+int cat_prelude_count(void);
+const char *cat_prelude_name(int i);
+const char *cat_prelude_text(int i);
+int cat_prelude_find(const char *name);
 
 /* A loaded model: the parsed files. */
 typedef struct CatModel {
   Arena arena;
   CatNames names;
   CatFile *stdlib, *bell, *main;
+  CatFile **preludes;            /* prelude.c's, parsed, in its order */
   /* every parsed file, for includes (path -> file) */
   CatFile **files;
   int nfiles;

@@ -157,6 +157,10 @@ static CatModel *load(const char *model_path, const char *model_text,
     return NULL;
   }
   SrcPos none = {NULL, 0, 0};
+  m->preludes = arena_zalloc(&m->arena, sizeof(CatFile *) * (size_t)(cat_prelude_count() + 1));
+  for (int i = 0; i < cat_prelude_count(); i++)
+    m->preludes[i] = parse_text(m, cat_prelude_name(i),
+                                arena_strdup(&m->arena, cat_prelude_text(i)), err);
   m->stdlib = load_file(m, "stdlib.cat", none, err);
   if (bell_path) m->bell = load_file(m, bell_path, none, err);
   if (model_text) m->main = parse_text(m, model_path, arena_strdup(&m->arena, model_text), err);

@@ -27,6 +27,9 @@ enum {
   P_WRITABLE,
   P_TAG2SCOPE,
   P_TAG2LEVEL,
+  P_PARTIAL_COS,
+  P_TOTAL_COS,
+  P_ORDERS_WITHIN,
   P_UNSUPPORTED_FIRST,
   P_FROMTO = P_UNSUPPORTED_FIRST,
   P_LOC2EVENTS,
@@ -43,6 +46,7 @@ static const char *const prim_names[P_COUNT] = {
     "linearisations", "tag2events", "different-values", "as_transitive",
     "inter_transitive", "fail",     "intervening",     "same-oa",
     "oa-changes", "at-least-one-writable", "tag2scope", "tag2level",
+    "partial-cos", "total-cos", "orders-within",
     "fromto",     "loc2events",     "lift",
     "delift",     "deliftinter",    "bisimulation",
     "tag2fenced",
@@ -204,6 +208,9 @@ Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos) {
     rel_domain(r->d, dom, x->u.bits);
     return partition(r, dom, x->u.bits);
   }
+  case P_PARTIAL_COS: return prim_partial_cos(r, arg, pos);
+  case P_TOTAL_COS: return prim_total_cos(r, arg, pos);
+  case P_ORDERS_WITHIN: return prim_orders_within(r, arg, pos);
   case P_LINEARISATIONS:
     return prim_linearisations(r, args2(r, arg, 0, pos), args2(r, arg, 1, pos), pos);
   case P_TAG2EVENTS: {

@@ -15,6 +15,7 @@
 #include "corral.h"
 #include "../cat/interp.h"
 #include "../exec/engine.h"
+#include "../exec/sem.h"
 #include "../litmus/c.h"
 #include "../litmus/litmus.h"
 #include "../report/hash.h"
@@ -334,6 +335,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
   cfg.skipchecks = (const char *const *)o->skipchecks;
   cfg.nskipchecks = o->nskip;
   cfg.strictskip = o->strictskip;
+  cfg.prelude = sem_arch(t->arch) ? sem_arch(t->arch)->cat_prelude : NULL;
   const SrcPos where = {path, 1, 1}; /* the test as a whole: its header */
   /* the run's helper threads, started when a stage first shares work */
   Pool *const pool = o->jobs > 1 ? pool_new(MIN(o->jobs, 64) - 1, ENGINE_STACK) : NULL;

@@ -14,7 +14,9 @@
 #include "stateset.h"
 
 enum { SCOPE_MAX = 16 }; /* scope-tree tags bound as relations */
-enum { PD_SLOTS = 64 + TAG_MAX + SCOPE_MAX }; /* cache slots: kinds, tag sets, scopes */
+enum { PD_ARCH_MAX = 16 };  /* relations of SemArch.rel_names */
+/* cache slots: kinds, tag sets, scopes, the architecture's relations */
+enum { PD_SLOTS = 64 + TAG_MAX + SCOPE_MAX + PD_ARCH_MAX };
 
 
 /* What the workers of one test share: the current structure and its

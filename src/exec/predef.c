@@ -25,6 +25,7 @@ typedef enum Pd {
   PD_COUNT,
   PD_TAG = 1000, /* + bit index: an architecture set from the tag table */
   PD_SCOPE = 2000, /* + k: the relation of the scope tree's k-th tag */
+  PD_ARCH = 3000, /* + index: a relation of SemArch.rel_names */
 } Pd;
 
 static const struct {
@@ -245,6 +246,14 @@ static Value *scope_rel(Engine *g, int stage, int k) {
   return wrap_rel(g, stage, bits);
 }
 
+/* A node's integer value in the current execution, for SemArch.rel. */
+static bool arch_value(void *ctx, Sym s, int64_t *out) {
+  Val v;
+  if (s == SYM_NONE || !eval_node(ctx, s, &v) || v.kind != VAL_INT) return false;
+  *out = v.num;
+  return true;
+}
+
 static Value *compute_pd(Engine *g, int pd, int stage) {
   const EventStructure *es = g->es;
   Dim d = model_dim(g);
@@ -361,6 +370,11 @@ static Value *compute_pd(Engine *g, int pd, int stage) {
     return wrap_rel(g, stage, bits);
   }
   default:
+    if (pd >= PD_ARCH) {
+      Word *bits = new_rel(g, stage);
+      sem_arch(g->t->arch)->rel(g->p, es, pd - PD_ARCH, d, bits, arch_value, g);
+      return wrap_rel(g, stage, bits);
+    }
     if (pd >= PD_SCOPE) return scope_rel(g, stage, pd - PD_SCOPE);
     if (pd >= PD_TAG) return tag_set(g, pd - PD_TAG);
     return NULL;
@@ -372,14 +386,15 @@ Value *host_predef(void *ctx, int name, int *stage) {
   if (name < 0 || name >= g->nnames) return NULL;
   int pd = g->pd_of_name[name];
   if (!pd) return NULL;
-  int idx = pd >= PD_SCOPE ? 64 + TAG_MAX + (pd - PD_SCOPE)
-            : pd >= PD_TAG  ? 64 + (pd - PD_TAG)
-                            : pd;
+  int idx = pd >= PD_ARCH    ? 64 + TAG_MAX + SCOPE_MAX + (pd - PD_ARCH)
+            : pd >= PD_SCOPE ? 64 + TAG_MAX + (pd - PD_SCOPE)
+            : pd >= PD_TAG   ? 64 + (pd - PD_TAG)
+                             : pd;
   Value **cache;
   if (pd_is_fw(pd)) {
     cache = g->pre_fw;
     *stage = STAGE_FW;
-  } else if (pd == PD_RF || (pd_needs_values(pd) && !g->static_locs)) {
+  } else if (pd == PD_RF || pd >= PD_ARCH || (pd_needs_values(pd) && !g->static_locs)) {
     cache = g->pre_rf;
     *stage = STAGE_RF;
   } else {
@@ -430,6 +445,11 @@ void predef_setup(Engine *g, const Engine *like) {
   const SemArch *sa = sem_arch(g->t->arch);
   if (sa && sa->set_names)
     for (int i = 0; sa->set_names[i]; i++) tag_bit(&g->p->tags, sa->set_names[i]);
+  if (sa && sa->rel_names)
+    for (int i = 0; sa->rel_names[i] && i < PD_ARCH_MAX; i++) {
+      int id = intern_find(in, sa->rel_names[i]);
+      if (id >= 0) g->pd_of_name[id] = PD_ARCH + i;
+    }
   if (isa_has(g->t->arch, ISA_LANGUAGE | ISA_BELL))
     cat_prog_each_tag(g->prog, bind_bell_tag, g->p);
   /* a scope tree's tags (LISA) name relations */

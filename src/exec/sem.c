@@ -378,6 +378,18 @@ void sem_fence(SemCtx *c, uint64_t tags) {
   add_event(c, e, 0);
 }
 
+void sem_fence_args(SemCtx *c, uint64_t tags, const SVal *args, int nargs) {
+  Event e = blank_event(EV_FENCE);
+  e.tags = tags;
+  uint64_t deps = 0;
+  Sym *slot[3] = {&e.val, &e.wval, &e.loc};
+  for (int i = 0; i < nargs && i < 3; i++) {
+    *slot[i] = args[i].s;
+    deps |= args[i].deps;
+  }
+  add_event(c, e, deps);
+}
+
 /* An instruction that does nothing still has an event in herd's graphs. */
 void sem_nop(SemCtx *c) {
   add_event(c, blank_event(EV_NOP), 0);

@@ -74,6 +74,10 @@ SVal sem_lock_event(SemCtx *c, SVal addr, uint64_t tags);
 
 /* Fences and commits. */
 void sem_fence(SemCtx *c, uint64_t tags);
+/* A fence with operands (a GPU barrier's instance id, named barrier and
+ * thread count): their values are kept in the event's val, wval and loc
+ * (SYM_NONE where absent), for the architecture's relations. */
+void sem_fence_args(SemCtx *c, uint64_t tags, const SVal *args, int nargs);
 void sem_nop(SemCtx *c);
 /* A commit event (EV_BCC or EV_PRED) depending on cond; returns an SVal
  * carrying the commit event, to make later events of the instruction
@@ -131,6 +135,18 @@ typedef struct SemArch {
   /* Architecture set names that are always bound (possibly empty) in the
    * cat environment, e.g. "X", "SYNC", "LWSYNC", "ISYNC", "EIEIO". */
   const char *const *set_names;
+  /* Relations the architecture binds in cat (GPU scopes: "sr", "scta",
+   * "syncbar"...), NULL-terminated or NULL, and their computation over
+   * the structure's events 0..d.n-1: fill bits (a cleared d x d matrix)
+   * with relation rel_names[which]; `value` gives a node's value in the
+   * current execution (false if unknown).  Computed for every choice of
+   * rf, as they may depend on values (a barrier id loaded from memory). */
+  const char *const *rel_names;
+  void (*rel)(const Program *p, const EventStructure *es, int which, Dim d, Word *bits,
+              bool (*value)(void *ctx, Sym s, int64_t *out), void *ctx);
+  /* The built-in cat prelude (src/cat/prelude.c) run before stdlib.cat
+   * for this architecture's tests, or NULL. */
+  const char *cat_prelude;
 } SemArch;
 
 const SemArch *sem_arch(Arch a);

@@ -689,4 +689,4 @@ static const char *const aarch64_sets[] = {
     NULL,
 };
 
-const SemArch sem_aarch64 = {ARCH_AARCH64, exec_aarch64, aarch64_sets};
+const SemArch sem_aarch64 = {.arch = ARCH_AARCH64, .exec = exec_aarch64, .set_names = aarch64_sets};

@@ -202,4 +202,4 @@ static const char *const arm_sets[] = {
     "ISB", NULL,
 };
 
-const SemArch sem_arm = {ARCH_ARM, exec_arm, arm_sets};
+const SemArch sem_arm = {.arch = ARCH_ARM, .exec = exec_arm, .set_names = arm_sets};

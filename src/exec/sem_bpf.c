@@ -146,4 +146,4 @@ static void exec_bpf(SemCtx *c, const Instr *ins) {
 
 static const char *const bpf_sets[] = {"X", "SC", "AQ", "RL", NULL};
 
-const SemArch sem_bpf = {ARCH_BPF, exec_bpf, bpf_sets};
+const SemArch sem_bpf = {.arch = ARCH_BPF, .exec = exec_bpf, .set_names = bpf_sets};

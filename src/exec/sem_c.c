@@ -305,4 +305,4 @@ static const char *const c_sets[] = {
     "ACQ", "REL", "ACQ_REL", "SC", "A", "NA", NULL,
 };
 
-const SemArch sem_c = {ARCH_C, exec_c, c_sets};
+const SemArch sem_c = {.arch = ARCH_C, .exec = exec_c, .set_names = c_sets};

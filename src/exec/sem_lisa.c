@@ -109,4 +109,4 @@ static void exec_lisa(SemCtx *c, const Instr *ins) {
   sem_error(c, "LISA, instruction '%s' not handled", ins->text);
 }
 
-const SemArch sem_lisa = {ARCH_LISA, exec_lisa, NULL};
+const SemArch sem_lisa = {.arch = ARCH_LISA, .exec = exec_lisa, .set_names = NULL};

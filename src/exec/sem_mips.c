@@ -145,4 +145,4 @@ static void exec_mips(SemCtx *c, const Instr *ins) {
 
 static const char *const mips_sets[] = {"X", "SYNC", NULL};
 
-const SemArch sem_mips = {ARCH_MIPS, exec_mips, mips_sets};
+const SemArch sem_mips = {.arch = ARCH_MIPS, .exec = exec_mips, .set_names = mips_sets};

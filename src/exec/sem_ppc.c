@@ -276,4 +276,4 @@ static void exec_ppc(SemCtx *c, const Instr *ins) {
 
 static const char *const ppc_sets[] = {"X", "SYNC", "LWSYNC", "ISYNC", "EIEIO", NULL};
 
-const SemArch sem_ppc = {ARCH_PPC, exec_ppc, ppc_sets};
+const SemArch sem_ppc = {.arch = ARCH_PPC, .exec = exec_ppc, .set_names = ppc_sets};

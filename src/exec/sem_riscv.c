@@ -235,4 +235,4 @@ static const char *const riscv_sets[] = {
     "Fence.i",    NULL,
 };
 
-const SemArch sem_riscv = {ARCH_RISCV, exec_riscv, riscv_sets};
+const SemArch sem_riscv = {.arch = ARCH_RISCV, .exec = exec_riscv, .set_names = riscv_sets};

@@ -283,5 +283,5 @@ static void exec_x86_64(SemCtx *c, const Instr *ins) {
 static const char *const x86_sets[] = {"X", "MFENCE", "SFENCE", "LFENCE", NULL};
 static const char *const x86_64_sets[] = {"X", "NT", "MFENCE", "SFENCE", "LFENCE", NULL};
 
-const SemArch sem_x86 = {ARCH_X86, exec_x86, x86_sets};
-const SemArch sem_x86_64 = {ARCH_X86_64, exec_x86_64, x86_64_sets};
+const SemArch sem_x86 = {.arch = ARCH_X86, .exec = exec_x86, .set_names = x86_sets};
+const SemArch sem_x86_64 = {.arch = ARCH_X86_64, .exec = exec_x86_64, .set_names = x86_64_sets};

@@ -29,3 +29,5 @@ ISA(MIPS,    "MIPS",    NULL,     mips_arch_ops,    sem_mips,    "mips.cat",    
 ISA(C,       "C",       NULL,     c_arch_ops,       sem_c,       "c11_partialSC.cat", "C",       "RMW",   ISA_RMW_ONE_INSTR | ISA_LANGUAGE)
 ISA(BPF,     "BPF",     NULL,     bpf_arch_ops,     sem_bpf,     "bpf.cat",           "BPF",     "X",     0)
 ISA(LISA,    "LISA",    "Bell",   lisa_arch_ops,    sem_lisa,    "lisa.cat",          "LISA",    "X",     ISA_BELL)
+ISA(PTX,     "PTX",     "ptx",    ptx_arch_ops,     sem_ptx,     "ptx.cat",           "PTX",     "RMW",   0)
+ISA(VULKAN,  "VULKAN",  "Vulkan", vulkan_arch_ops,  sem_vulkan,  "vulkan.cat",        "VULKAN",  "RMW",   0)

@@ -112,10 +112,19 @@ static void trim(const char *s, size_t *off, size_t *len) {
   while (*len && is_space(s[*off + *len - 1])) (*len)--;
 }
 
-static void check_threads(CodeScan *cs, const Span *cells, int n) {
+static void check_threads(CodeScan *cs, const Span *cells, int n, Thread *th) {
   for (int k = 0; k < n; k++) {
     size_t off = cells[k].off - cs->base, len = cells[k].len;
     trim(cs->buf, &off, &len);
+    const char *at = cs->p->t->ops->scoped_threads ? memchr(cs->buf + off, '@', len) : NULL;
+    if (at) {
+      /* "P0@cta 0,gpu 0": the attributes are the architecture's */
+      size_t a = (size_t)(at - cs->buf) + 1, alen = off + len - a;
+      trim(cs->buf, &a, &alen);
+      th[k].attrs = arena_strndup(cs->p->a, cs->buf + a, alen);
+      len = (size_t)(at - (cs->buf + off));
+      trim(cs->buf, &off, &len);
+    }
     char want[24], *w = dec_digits(want + sizeof want - 1, (uint64_t)k, false);
     want[sizeof want - 1] = 0;
     *--w = 'P'; /* "P%d" */
@@ -166,9 +175,9 @@ void parse_code(Parser *p, size_t start, size_t end) {
   int ncells = 0, cap = 0;
   if (!read_row(&cs, &cells, &ncells, &cap))
     fail(p, start, "missing thread header row 'P0 | P1 ... ;'");
-  check_threads(&cs, cells, ncells);
   t->nthreads = ncells;
   t->threads = ARENA_NEWN(p->a, Thread, ncells);
+  check_threads(&cs, cells, ncells, t->threads);
   int *caps = ARENA_NEWN(p->a, int, ncells);
   for (;;) {
     if (!read_row(&cs, &cells, &ncells, &cap)) break;

@@ -162,6 +162,8 @@ typedef struct Thread {
   CodeEntry *entries; /* labels and instructions in program order; empty
                          cells produce no entry */
   int nentries;
+  const char *attrs;  /* header "P0@cta 0,gpu 0": the text after '@'
+                         (ArchOps.scoped_threads), else NULL */
 } Thread;
 
 /* ------------------------------------------------------------------ test */
@@ -199,6 +201,8 @@ typedef struct Test {
   /* The hash's digest, "" until test_hash_keep (report/hash.c) fills it:
    * the session asks for it and the printers again. */
   char digest[33];
+  void *arch_data;       /* the front end's own (GPU scopes, aliases), in
+                            the arena, or NULL */
 } Test;
 
 /* Parse a litmus file.  Returns NULL on error, with the error in err
@@ -253,6 +257,18 @@ typedef struct ArchOps {
   /* Called when a test's header names this architecture (C: the code
    * section is a program, parsed by c.c); NULL: nothing to do. */
   void (*begin)(Test *t);
+  /* Thread headers may carry attributes, "P0@cta 0,gpu 0" (PTX, Vulkan):
+   * kept in Thread.attrs for the architecture to read. */
+  bool scoped_threads;
+  /* Sections herd's grammar lacks (PTX, Vulkan: "y aliases x;" items in
+   * the init section, a second "{ ssw 0 1; }" block after it).  Called
+   * with a writable copy of the text: the hook consumes what is its own
+   * (blanking it with spaces, offsets unchanged) and returns where the
+   * code section starts (code_start if nothing follows the init block);
+   * pos maps an offset to a position for errors.  NULL: none. */
+  size_t (*sections)(Test *t, Err *err, char *buf, size_t init_start,
+                     size_t init_end, size_t code_start,
+                     SrcPos (*pos)(void *ctx, size_t off), void *ctx);
 } ArchOps;
 
 /* --------------------------------------------------------- scope trees

@@ -81,9 +81,19 @@ static void check_c_nesting(Parser *p, size_t from, size_t to) {
   }
 }
 
+static SrcPos pos_cb(void *ctx, size_t off) { return pos_at(ctx, off); }
+
 static void parse_all(Parser *p) {
   index_lines(p);
   Split sp = split_test(p);
+  if (p->t->ops->sections) {
+    /* the architecture's own items are blanked in a copy: offsets, and
+     * so positions, stay those of the file */
+    char *buf = arena_strndup(p->a, p->text, p->len);
+    sp.code_start = p->t->ops->sections(p->t, p->err, buf, sp.init_start, sp.init_end,
+                                        sp.code_start, pos_cb, p);
+    p->text = buf;
+  }
   parse_init(p, sp.init_start, sp.init_end);
   if (p->t->c) check_c_nesting(p, sp.code_start, sp.code_end);
   if (p->t->c)
