@@ -303,6 +303,34 @@ def campaigns(binary, reps=5):
             print(f"{suite:14} {len(paths):6d} {t1:8.2f} {t2:8.2f} {t1 / t2:5.2f}  {runs}")
 
 
+def gpu_slowest(binary, count=10, limit=20.0):
+    """The GPU verdict corpus (../shared/gpu): every test run once under
+    its corpus model, then the `count` slowest benchmarked; tests over
+    `limit` seconds are listed as such, not benchmarked."""
+    corpus = os.path.join(SHARED, "gpu")
+    lib = os.path.join(corpus, "models")
+    timed, over = [], []
+    with open(os.path.join(corpus, "MANIFEST.tsv")) as fh:
+        rows = [line.rstrip("\n").split("\t") for line in fh][1:]
+    for row in rows:
+        suite, test, model = row[0], row[1], row[2]
+        args = ["-set-libdir", lib, "-model", model]
+        t0 = time.perf_counter()
+        try:
+            subprocess.run([binary] + args + [os.path.join(corpus, test)],
+                           capture_output=True, timeout=limit)
+        except subprocess.TimeoutExpired:
+            over.append(f"{suite}/{os.path.basename(test)}")
+            continue
+        timed.append((time.perf_counter() - t0, suite, test, args))
+    timed.sort(reverse=True)
+    header(f"GPU: the {count} slowest of {len(rows)} tests (../shared/gpu, corpus models)")
+    for _, suite, test, args in timed[:count]:
+        bench(binary, test_name(os.path.join(corpus, test))[:14], args, os.path.join(corpus, test))
+    for name in over:
+        print(f"{'':14} over {limit:g} s: {name}")
+
+
 def legend():
     print("""
 Columns: -j1/-j2 ms = median wall time of n runs of corral alone, -j1 and
@@ -353,6 +381,9 @@ def main():
         t = bench(binary, f"RCU-{n}", lib + ["-conf", "linux-kernel.cfg"], generate(tmp, "rcu", pat))
         if t is None:
             break
+
+    if os.path.isdir(os.path.join(SHARED, "gpu")):
+        gpu_slowest(binary, limit=5.0 if quick else 20.0)
 
     if not quick:
         campaigns(binary)
