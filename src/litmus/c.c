@@ -624,6 +624,14 @@ static void parse_thread(CParser *p, CCode *c) {
   APUSH(p->a, c->threads, c->nthreads, tcap, th);
 }
 
+/* P0, P1...: herd's lexer makes them thread tokens, never names. */
+static bool is_proc(const CTok *t) {
+  if (t->kind != CT_NAME || t->ann || t->s[0] != 'P' || !t->s[1]) return false;
+  for (const char *q = t->s + 1; *q; q++)
+    if (!c_digit(*q)) return false;
+  return true;
+}
+
 /* The sections herd's C grammar accepts after the thread functions, in
  * any order: "scopes: TREE", "levels: TREE" (parenthesised trees of
  * names and threads) and "regions: x:NAME..., y:NAME...".  They feed
@@ -639,7 +647,8 @@ static bool bell_extra(CParser *p) {
     while (peek(p, 0)->kind == CT_NAME && is_p(p, 1, ":")) {
       next(p), next(p);
       if (peek(p, 0)->kind != CT_NAME) unexpected(p, "a region name");
-      while (peek(p, 0)->kind == CT_NAME && !is_p(p, 1, ":")) next(p);
+      while (peek(p, 0)->kind == CT_NAME && !is_p(p, 1, ":") && !is_proc(peek(p, 0)))
+        next(p);
       if (!accept(p, ",")) break;
     }
     return true;
@@ -652,14 +661,13 @@ static bool bell_extra(CParser *p) {
       next(p);
     } else if (depth > 0 && accept(p, ")")) {
       depth--;
-    } else if (peek(p, 0)->kind == CT_NUM || peek(p, 0)->kind == CT_NAME) {
-      if (is_p(p, 1, ":")) break; /* the next section */
+    } else if (peek(p, 0)->kind == CT_NUM || is_proc(peek(p, 0)) ||
+               (depth > 0 && peek(p, 0)->kind == CT_NAME)) {
       next(p);
     } else {
       unexpected(p, depth ? "')'" : "a scope tree");
     }
-  } while (depth > 0 || is_p(p, 0, "(") || peek(p, 0)->kind == CT_NUM ||
-           (peek(p, 0)->kind == CT_NAME && peek(p, 0)->s[0] == 'P'));
+  } while (depth > 0 || is_p(p, 0, "(") || peek(p, 0)->kind == CT_NUM);
   return true;
 }
 
