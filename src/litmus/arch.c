@@ -85,6 +85,29 @@ bool lit_parse_int(const char *s, size_t n, int64_t *out) {
   return true;
 }
 
+bool lit_scalar_of_string(const char *s, size_t n, int bits, int64_t *out) {
+  bool neg = n > 0 && s[0] == '-';
+  size_t i = neg ? 1 : 0;
+  bool hex = i + 1 < n && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
+  int64_t m;
+  if (!lit_parse_int(s + i, n - i, &m)) return false;
+  uint64_t mag = (uint64_t)m;
+  if (hex) { /* unsigned range, and its negation (OCaml tolerates both) */
+    if (bits < 64 && mag >> bits) return false;
+  } else { /* signed range */
+    uint64_t lim = (uint64_t)1 << (bits - 1);
+    if (neg ? mag > lim : mag >= lim) return false;
+  }
+  uint64_t v = neg ? (uint64_t)0 - mag : mag;
+  if (bits < 64) {
+    uint64_t mask = ((uint64_t)1 << bits) - 1;
+    v &= mask;
+    if ((v >> (bits - 1)) & 1) v |= ~mask;
+  }
+  *out = (int64_t)v;
+  return true;
+}
+
 /* ------------------------------------------------------------ tokenizer */
 
 static bool name_start(char c) {

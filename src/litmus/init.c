@@ -89,6 +89,19 @@ LitVal int_val(const TokStream *ts, const Tok *t) {
   return v;
 }
 
+/* A scalar constant: herd7 refuses what does not fit the machine's
+ * scalar (it stops with Failure "Int32.of_string" or "Int64.of_string"),
+ * so corral refuses it too rather than truncate it. */
+static LitVal scalar_val(const TokStream *ts, const Tok *t) {
+  LitVal v = int_val(ts, t);
+  const ArchOps *ops = ts->p->t->ops;
+  int bits = ops ? ops->word_bits : 64;
+  if (!lit_scalar_of_string(t->s, t->len, bits, &v.num))
+    fail(ts->p, t->off, "%s does not fit %s's %d-bit values (herd7 refuses it too)",
+         t->s, ops ? ops->name : "the machine", bits);
+  return v;
+}
+
 static LitVal zero_val(const TokStream *ts, SrcPos pos) {
   LitVal v;
   memset(&v, 0, sizeof v);
@@ -147,7 +160,7 @@ LitVal parse_value(TokStream *ts, bool labels) {
     next(ts);
     if (peekk(ts, 0) == T_COLON && peekk(ts, 1) == T_NUM)
       fail(ts->p, t->off, "capability values are not supported");
-    return int_val(ts, t);
+    return scalar_val(ts, t);
   case T_LABEL: next(ts); return label_val(ts, t, t->proc, t->s);
   case T_COLON: {
     next(ts);

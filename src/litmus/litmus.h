@@ -347,6 +347,13 @@ static inline bool lit_word_is(const char *w, const char *s, size_t n) {
  * syntax or overflow. */
 bool lit_parse_int(const char *s, size_t n, int64_t *out);
 
+/* A constant of the initial state or the condition, read as herd7 reads
+ * it into the machine's scalar of `bits` (32 or 64) bits (OCaml's
+ * Int32/Int64.of_string): a decimal must fit the signed range, a hex
+ * constant the unsigned one (then wraps, 0xffffffff is -1 on 32 bits);
+ * the result is sign-extended into *out.  False when herd7 refuses it. */
+bool lit_scalar_of_string(const char *s, size_t n, int bits, int64_t *out);
+
 /* A tokenizer for one instruction's text, used by x86.c, ppc.c, ...
  * Tokens: names ([A-Za-z_][A-Za-z0-9_./-]*), numbers (as lit_parse_int,
  * a '-' only directly before a digit), "%name" (one token), double-quoted
