@@ -11,8 +11,8 @@
 static LocType loc_type(const Program *p, const LitLoc *l) {
   if (l->kind == LOC_REG && l->thread >= 0 && l->thread < p->nthreads && l->regid >= 0)
     return p->reg_type[l->thread][l->regid];
-  if (l->kind == LOC_GLOBAL) {
-    int s = intern_find(&p->syms, l->sym);
+  if (l->kind == LOC_GLOBAL || l->kind == LOC_CELL) {
+    int s = program_find_symbol(p, l);
     if (s >= 0) return p->sym_type.data[s];
   }
   LocType t = {32, true, false};

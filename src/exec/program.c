@@ -6,6 +6,7 @@
 #include "../litmus/c.h"
 
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,12 +39,62 @@ static LocType type_of(const LitType *ty, int word_bits) {
   return t;
 }
 
+/* The memory symbol of a location x or t[i] (added if absent). */
+static int loc_symbol(Program *p, const LitLoc *l) {
+  int s = program_symbol(p, l->sym);
+  if (l->kind != LOC_CELL || l->index == 0) return s;
+  char num[24];
+  const char *digits = dec_digits(num + sizeof num - 1,
+                                  l->index < 0 ? 0 - (uint64_t)l->index : (uint64_t)l->index,
+                                  l->index < 0);
+  num[sizeof num - 1] = 0;
+  return program_symbol(p, lit_join(&p->arena, l->sym, "[", digits, "]"));
+}
+
+int program_find_symbol(const Program *p, const LitLoc *l) {
+  if (l->kind != LOC_CELL || l->index == 0) return intern_find(&p->syms, l->sym);
+  char name[80];
+  snprintf(name, sizeof name, "%s[%lld]", l->sym, (long long)l->index);
+  return intern_find(&p->syms, name);
+}
+
+static const struct ArrayDecl *array_of(const Program *p, int sym) {
+  for (int i = 0; i < p->narrays; i++)
+    if (p->arrays[i].sym == sym) return &p->arrays[i];
+  return NULL;
+}
+
+/* The symbol of cell k of array a ("t[k]"; cell 0 is t itself). */
+static int cell_symbol(Program *p, const struct ArrayDecl *a, int64_t k) {
+  LitLoc l = {.kind = LOC_CELL, .sym = intern_name(&p->syms, a->sym), .index = k};
+  return loc_symbol(p, &l);
+}
+
+bool program_cell(const Program *p, Val addr, Val *out) {
+  if (addr.kind != VAL_ADDR || addr.num == 0) return false;
+  const struct ArrayDecl *a = array_of(p, addr.sym);
+  if (!a || addr.num % a->esize != 0 || addr.num < 0 || addr.num / a->esize >= a->len)
+    return false;
+  /* the cells were all interned when the array was declared */
+  LitLoc l = {.kind = LOC_CELL, .sym = intern_name(&p->syms, a->sym),
+              .index = addr.num / a->esize};
+  int s = program_find_symbol(p, &l);
+  if (s < 0) return false;
+  *out = val_addr(s, 0);
+  return true;
+}
+
 Val program_value(Program *p, const LitVal *v, Err *err) {
   switch (v->kind) {
   case LV_INT:
     return val_int(v->num);
-  case LV_ADDR:
-    return val_addr(program_symbol(p, v->sym), v->has_index ? v->index * 4 : 0);
+  case LV_ADDR: {
+    int s = program_symbol(p, v->sym);
+    const struct ArrayDecl *a = array_of(p, s);
+    if (!v->has_index || v->index == 0) return val_addr(s, 0);
+    if (a && v->index > 0 && v->index < a->len) return val_addr(cell_symbol(p, a, v->index), 0);
+    return val_addr(s, v->index * (a ? a->esize : 4));
+  }
   case LV_LABEL: {
     Val r = {VAL_LABEL, v->thread, 0};
     r.num = intern(&p->labels, v->label);
@@ -123,7 +174,7 @@ static DispLoc make_disp(Program *p, const LitLoc *l, Err *err) {
     break;
   case LOC_CELL:
     d.kind = DL_CELL;
-    d.sym = program_symbol(p, l->sym);
+    d.sym = loc_symbol(p, l);
     d.index = l->index;
     d.type = p->sym_type.data[d.sym];
     digits = dec_digits(num + sizeof num - 1, l->index < 0 ? 0 - (uint64_t)l->index : (uint64_t)l->index,
@@ -199,7 +250,7 @@ static void build_display(Program *p, Err *err) {
     } else {
       const LitLoc *l = fl[i - p->ndisp];
       if (l->kind == LOC_REG || l->kind == LOC_SYMREG) continue;
-      sym = program_symbol(p, l->sym);
+      sym = loc_symbol(p, l);
     }
     bool dup = false;
     for (int k = 0; k < p->nobserved; k++) dup |= p->observed[k] == sym;
@@ -223,8 +274,31 @@ static void c_init_params(Program *p) {
     }
 }
 
+/* An array of the initial state: one symbol per cell, each holding its
+ * element (0 when none is given), typed by the element type. */
+static void init_array(Program *p, const InitItem *it, LocType ty, Err *err) {
+  int len = it->type.array_len;
+  const LitVal *v = &it->val;
+  if (len <= 0) perr(err, it->pos, "an array needs a positive length");
+  if (it->has_val && v->kind != LV_ARRAY)
+    perr(err, v->pos, "an array's initial value is a list {v0,v1,...}");
+  if (it->has_val && v->nelems > len)
+    perr(err, v->pos, "%d values for an array of %d", v->nelems, len);
+  int bits = ty.bits ? ty.bits : p->word_bits;
+  struct ArrayDecl a = {program_symbol(p, it->loc.sym), len, bits / 8};
+  if (array_of(p, a.sym)) perr(err, it->pos, "array %s is declared twice", it->loc.sym);
+  p->arrays[p->narrays++] = a; /* room for one per init item */
+  for (int k = 0; k < len; k++) {
+    int s = cell_symbol(p, &a, k);
+    p->sym_init.data[s] = it->has_val && k < v->nelems ? program_value(p, &v->elems[k], err)
+                                                        : val_int(0);
+    p->sym_type.data[s] = ty;
+  }
+}
+
 static void program_init_state(Program *p, Err *err) {
   const Test *t = p->test;
+  p->arrays = arena_alloc(&p->arena, sizeof *p->arrays * (size_t)(t->ninit + 1));
   for (int i = 0; i < t->ninit; i++) {
     const InitItem *it = &t->init[i];
     const LitLoc *l = &it->loc;
@@ -238,10 +312,10 @@ static void program_init_state(Program *p, Err *err) {
       p->init_regs[l->thread][l->regid] = program_value(p, &it->val, err);
       p->init_reg_set[l->thread][l->regid] = true;
       p->reg_type[l->thread][l->regid] = ty;
+    } else if (l->kind == LOC_GLOBAL && it->type.kind == TY_ARRAY) {
+      init_array(p, it, ty, err);
     } else if (l->kind == LOC_GLOBAL) {
       int s = program_symbol(p, l->sym);
-      if (it->type.kind == TY_ARRAY)
-        perr(err, it->pos, "arrays are not supported yet");
       p->sym_init.data[s] = program_value(p, &it->val, err);
       p->sym_type.data[s] = ty;
     } else {

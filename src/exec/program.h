@@ -61,6 +61,13 @@ typedef struct Program {
   bool mixed;
   int mixed_nsyms0;
   int *byte_base, *byte_count;
+  /* Arrays of the initial state (int64_t t[2]): cell 0 is the array's
+   * own symbol, cell i > 0 the symbol named "t[i]"; an address t+off
+   * designates cell off/esize (program_cell). */
+  struct ArrayDecl {
+    int sym, len, esize;
+  } *arrays;
+  int narrays;
 } Program;
 
 /* Build a Program from a test; raises through err on semantic errors
@@ -70,6 +77,13 @@ Program *program_new(const Test *t, Err *err, int unroll);
 void program_free(Program *p);
 
 int program_symbol(Program *p, const char *name); /* adds if absent */
+/* An address inside an array (a VAL_ADDR at a non-zero offset, a
+ * multiple of the element size, within bounds): its cell's address, with
+ * offset 0, in *out.  False for anything else (addr is kept as is). */
+bool program_cell(const Program *p, Val addr, Val *out);
+/* The symbol of a location x or t[i] (LOC_GLOBAL, LOC_CELL); -1 if the
+ * program has none. */
+int program_find_symbol(const Program *p, const LitLoc *l);
 /* The display location of a parsed location; -1 if not displayed. */
 int program_disp_index(const Program *p, const LitLoc *l);
 /* Convert a parsed value (LV_INT, LV_ADDR, LV_LABEL) to a machine value. */

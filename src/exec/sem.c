@@ -302,8 +302,20 @@ static SVal mixed_load(SemCtx *c, SVal addr, int size, uint64_t tags) {
   return acc;
 }
 
+/* A constant address inside an array names its cell's symbol (see
+ * program_cell), so that locations known now compare by symbol. */
+static SVal cell_addr(SemCtx *c, SVal addr) {
+  Val a, cell;
+  if (sem_is_const(c, addr, &a) && program_cell(c->prog, a, &cell)) {
+    SVal r = {const_node(c, cell), addr.deps, addr.unk};
+    return r;
+  }
+  return addr;
+}
+
 SVal sem_load(SemCtx *c, SVal addr, int size, uint64_t tags) {
   if (c->prog->mixed) return mixed_load(c, addr, size, tags);
+  addr = cell_addr(c, addr);
   return read_event(c, addr.s, addr.deps, size, tags);
 }
 
@@ -338,6 +350,7 @@ void sem_data_port(SemCtx *c, SVal v) { mark_data_ports(c, v.deps); }
 
 SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
   if (c->prog->mixed) return mixed_store(c, addr, data, size, tags);
+  addr = cell_addr(c, addr);
   Event e = blank_event(EV_W);
   e.loc = addr.s;
   e.val = data.s;

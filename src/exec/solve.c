@@ -51,7 +51,9 @@ bool eval_node(Engine *g, Sym s, Val *out) {
 
 /* Location of a memory event as a symbol id (-1 if not a location). */
 bool ev_loc(Engine *g, int e, Val *out) {
-  return eval_node(g, g->es->ev[e].loc, out) && out->kind == VAL_ADDR;
+  if (!eval_node(g, g->es->ev[e].loc, out) || out->kind != VAL_ADDR) return false;
+  program_cell(g->p, *out, out); /* a computed address inside an array */
+  return true;
 }
 
 int64_t typed_int(const Program *p, LocType t, int64_t x) {
@@ -91,6 +93,7 @@ bool final_value(Engine *g, const LitLoc *l, Val *out) {
     if (l->thread < 0 || l->thread >= g->es->nthreads || l->regid < 0) return false;
     return eval_node(g, g->es->final_regs[l->thread][l->regid], out);
   }
-  if (l->kind == LOC_GLOBAL) return global_final_value(g, intern_find(&g->p->syms, l->sym), out);
+  if (l->kind == LOC_GLOBAL || l->kind == LOC_CELL)
+    return global_final_value(g, program_find_symbol(g->p, l), out);
   return false;
 }
