@@ -75,7 +75,7 @@ GPU_SUITES ?= --suite ptx-v6.0 --suite ptx-v7.5 --suite vulkan-nochains
 VERDICTS = $(SHARED)/tools/verdicts
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all test unit regress conform kernel graphs gpu check-asan check-tsan check-valgrind bench fuzz clean test-models install
+.PHONY: all test unit regress conform kernel graphs gpu natives check-asan check-tsan check-valgrind bench fuzz clean test-models install
 
 all: $(BIN) $(SERVE_BIN)
 
@@ -109,7 +109,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SERVE_OBJ:.o=.d)
 
-test: unit regress graphs conform kernel gpu
+test: unit regress graphs conform kernel gpu natives
 
 unit: $(UNIT_BIN) $(BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
@@ -132,6 +132,11 @@ gpu: $(BIN)
 	  $(VERDICTS) --corpus $(SHARED)/gpu --bin ./$(BIN) --jobs $(JOBS) --quiet $(GPU_SUITES) && \
 	  $(VERDICTS) --corpus $(SHARED)/gpu --bin ./$(BIN) --jobs $(JOBS) --quiet --models models $(GPU_SUITES); \
 	else echo "gpu: $(SHARED)/gpu not present, skipped"; fi
+
+# The functions run natively (cat/analyse.c) against their cat
+# definitions (-natives false) on the corpus suites that use them.
+natives: $(BIN)
+	@SHARED=$(SHARED) tests/natives.sh ./$(BIN)
 
 # corral as the Linux kernel's tools/memory-model runs herd7: from a folder
 # holding only the kernel's model files, every linux test; then the

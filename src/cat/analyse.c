@@ -13,9 +13,10 @@
  *    output, so the order of checks does not matter.
  *
  * 2. Known functions.  Cross products of coherence orders are written in
- *    cat (herd7's cross.cat, corral's cos.cat); a function whose compiled
- *    form has the fingerprint of one of them is marked so that the
- *    interpreter builds the lazy product instead of listing it.
+ *    cat (herd7's cross.cat, corral-orders.cat); a function bound under
+ *    one of their names in a file of that name, whose compiled form has
+ *    the expected fingerprint, is marked so that the interpreter builds
+ *    the lazy product instead of listing it (unless -natives false).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,22 +96,24 @@ static uint64_t fp_expr(const CProg *p, const CExpr *e) {
   }
 }
 
-/* The functions we recognise, by fingerprint: the cross products of
- * coherence orders (`cross` in herd7's cross.cat, `pick-one-each` in
- * corral's cos.cat), and co_locs of cross.cat, (pco, wss) -> the set of
- * linearisations(ws, pco) for ws in wss.  A fingerprint covers the
- * function's frame size and the kind of the binding's expression, kept
- * here too so that the other functions need no fingerprint.  (Printed,
- * for every function, by CORRAL_FINGERPRINTS=1; see docs/DESIGN.md.) */
+/* The functions we run natively: the cross products of coherence orders
+ * (`cross` in herd7's cross.cat, `pick-one-each` in corral-orders.cat),
+ * and co_locs of cross.cat, (pco, wss) -> the set of linearisations(ws,
+ * pco) for ws in wss.  A function is one of them when it is bound under
+ * that name in a file of that name (any directory), and its compiled
+ * form has that fingerprint: a changed definition runs as written.
+ * (CORRAL_FINGERPRINTS=1 prints every function's file, name and
+ * fingerprint, and whether it runs natively; -natives false runs them
+ * all as written.) */
 static const struct {
+  const char *file;   /* the defining file's name, without directory */
+  const char *name;   /* the binding */
   uint64_t fp;
-  int nlocals;        /* of the fun */
-  int kind;           /* of the binding's expression */
   int native;
 } known_functions[] = {
-    {0xa8f570e258b37a7aULL, 1, E_LETREC, NATIVE_CROSS},   /* cross.cat: cross */
-    {0x0a451475bbe2006eULL, 5, E_FUN, NATIVE_CROSS},      /* models/cos.cat: pick-one-each */
-    {0xee4e692fa73381afULL, 3, E_FUN, NATIVE_CO_LOCS},    /* cross.cat: co_locs */
+    {"cross.cat", "cross", 0xa8f570e258b37a7aULL, NATIVE_CROSS},
+    {"corral-orders.cat", "pick-one-each", 0x0a451475bbe2006eULL, NATIVE_CROSS},
+    {"cross.cat", "co_locs", 0xee4e692fa73381afULL, NATIVE_CO_LOCS},
 };
 
 /* The function a binding's expression evaluates to: the fun at the end of
@@ -120,11 +123,9 @@ static CFun *value_fun(CExpr *e) {
   return e && e->kind == E_FUN ? e->fun : NULL;
 }
 
-static bool known_shape(const CFun *f, const CExpr *e) {
-  for (size_t k = 0; k < ARRAY_LEN(known_functions); k++)
-    if (known_functions[k].nlocals == f->nlocals && known_functions[k].kind == e->kind)
-      return true;
-  return false;
+static const char *base_name(const char *path) {
+  const char *slash = path ? strrchr(path, '/') : NULL;
+  return slash ? slash + 1 : path ? path : "";
 }
 
 static void recognise_functions(CProg *p) {
@@ -132,14 +133,19 @@ static void recognise_functions(CProg *p) {
   for (int s = 0; s < p->nglobals; s++) {
     CExpr *e = p->global_expr[s];
     CFun *f = value_fun(e);
-    if (!f || (!show && !known_shape(f, e))) continue;
+    if (!f || p->global_name[s] < 0) continue;
+    const char *name = intern_name(&p->names->in, p->global_name[s]);
+    const char *file = base_name(e->pos.file);
+    int k = 0, nk = (int)ARRAY_LEN(known_functions);
+    while (k < nk && (strcmp(known_functions[k].name, name) != 0 ||
+                      strcmp(known_functions[k].file, file) != 0))
+      k++;
+    if (k == nk && !show) continue;
     uint64_t h = fp_expr(p, e);
+    if (k < nk && h == known_functions[k].fp) f->native = known_functions[k].native;
     if (show)
-      fprintf(stderr, "fingerprint %s 0x%016llxULL\n",
-              p->global_name[s] >= 0 ? intern_name(&p->names->in, p->global_name[s]) : "_",
-              (unsigned long long)h);
-    for (size_t k = 0; k < ARRAY_LEN(known_functions); k++)
-      if (h == known_functions[k].fp) f->native = known_functions[k].native;
+      fprintf(stderr, "fingerprint %s %s 0x%016llxULL%s\n", file, name, (unsigned long long)h,
+              f->native ? " native" : "");
   }
 }
 
@@ -633,8 +639,8 @@ static void find_letrec_memos(CProg *p) {
   }
 }
 
-void cat_analyse(CProg *p) {
-  recognise_functions(p);
+void cat_analyse(CProg *p, bool natives) {
+  if (natives) recognise_functions(p);
   find_prunable(p);
   annotate(p);
   find_letrec_memos(p);

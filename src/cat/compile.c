@@ -803,7 +803,7 @@ CProg *cat_compile(CatModel *m, const CatConfig *cfg, Err *err) {
 #undef MOVE
   p->maxdepth = c.fork_depth;
   comp_free(&c);
-  cat_analyse(p);
+  cat_analyse(p, !cfg->no_natives);
   return p;
 }
 

@@ -216,8 +216,9 @@ struct CProg {
 
 enum { GK_THUNK, GK_WITH, GK_ENUM, GK_LETREC };
 
-/* analyse.c: run after compilation. */
-void cat_analyse(CProg *p);
+/* analyse.c: run after compilation (natives: recognise the functions run
+ * natively). */
+void cat_analyse(CProg *p, bool natives);
 
 /* Frames and slots at run time. */
 enum { SLOT_EMPTY, SLOT_THUNK, SLOT_BUSY, SLOT_VALUE };

@@ -130,6 +130,8 @@ typedef struct CatConfig {
   bool catdep_variant;           /* -variant deps: register events visible */
   const char *prelude;           /* name of a built-in prelude (prelude.c)
                                     run before stdlib.cat, or NULL */
+  bool no_natives;               /* -natives false: no function runs natively
+                                    (analyse.c), every one as written */
 } CatConfig;
 
 /* Built-in preludes (prelude.c): names, texts, lookup (-1: none). */

@@ -147,6 +147,7 @@ static int o_bool_field(corral_options *o, const char *n, const char *a, char **
   else if (!strcmp(n, "-archcheck")) o->archcheck = b;
   else if (!strcmp(n, "-hexa")) o->hexa = b;
   else if (!strcmp(n, "-candidates")) o->candidates = b;
+  else if (!strcmp(n, "-natives")) o->natives = b;
   else if (!strcmp(n, "-strictskip")) o->strictskip = b;
   return 0;
 }
@@ -220,6 +221,7 @@ static const OptDef opts[] = {
     {"-timeout", 1, o_timeout},      {"-j", 1, o_jobs},      {"-checkfilter", 1, o_bool_field},
     {"-archcheck", 1, o_bool_field}, {"-hexa", 1, o_bool_field},
     {"-candidates", 1, o_bool_field},{"-strictskip", 1, o_bool_field},
+    {"-natives", 1, o_bool_field},
     {"-initwrites", 1, o_accept_bool}, {"-badexecs", 1, o_accept_bool},
     {"-optace", 1, o_optace},        {"-v", 0, o_verbose},
     {"-q", 0, o_quiet},

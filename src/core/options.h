@@ -33,6 +33,7 @@ struct corral_options {
   bool strictskip;
   SpeedCheck speedcheck;
   bool checkfilter, archcheck, hexa, candidates;
+  bool natives;            /* -natives: run known cat functions natively */
   int unroll;
   int verbose;
   int jobs;                /* worker threads per test */

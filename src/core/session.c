@@ -61,6 +61,7 @@ corral_options *corral_options_new(const char *libdir) {
   o->unroll = 2;
   o->checkfilter = true;
   o->archcheck = true;
+  o->natives = true;
   o->jobs = MIN(usable_cpus(), 64);
   o->cache = xcalloc(1, sizeof(ModelCache));
   pthread_mutex_init(&o->cache->lock, NULL);
@@ -336,6 +337,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
   cfg.nskipchecks = o->nskip;
   cfg.strictskip = o->strictskip;
   cfg.prelude = sem_arch(t->arch) ? sem_arch(t->arch)->cat_prelude : NULL;
+  cfg.no_natives = !o->natives;
   const SrcPos where = {path, 1, 1}; /* the test as a whole: its header */
   /* the run's helper threads, started when a stage first shares work */
   Pool *const pool = o->jobs > 1 ? pool_new(MIN(o->jobs, 64) - 1, ENGINE_STACK) : NULL;
