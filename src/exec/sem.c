@@ -213,6 +213,14 @@ void sem_error(SemCtx *c, const char *fmt, ...) {
   err_vraise(c->err, ERRK_SEMANTIC, pos, fmt, ap);
 }
 
+void sem_unsupported(SemCtx *c, const char *detail) {
+  const char *text = c->ins && c->ins->text ? c->ins->text : "?";
+  if (detail)
+    sem_error(c, "unsupported %s instruction '%s' (%s)", arch_name(c->prog->test->arch), text,
+              detail);
+  sem_error(c, "unsupported %s instruction '%s'", arch_name(c->prog->test->arch), text);
+}
+
 /* ---------------------------------------------------------- registers */
 
 SVal sem_read_reg(SemCtx *c, int reg) {

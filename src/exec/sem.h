@@ -127,6 +127,12 @@ CR_NORETURN void sem_error(SemCtx *c, const char *fmt, ...) CR_PRINTF(2, 3);
 /* Per-thread static information the semantics may consult. */
 int sem_thread(SemCtx *c);
 const Instr *sem_instr(SemCtx *c);
+/* The current instruction has no semantics here, or not with these
+ * operands (detail says which, or NULL): one message for every
+ * architecture, "unsupported PPC instruction 'lmw r1,0(r2)'", as the
+ * front ends say "unknown PPC instruction '...'" of what they cannot
+ * parse. */
+CR_NORETURN void sem_unsupported(SemCtx *c, const char *detail);
 
 /* An architecture's semantics. */
 typedef struct SemArch {

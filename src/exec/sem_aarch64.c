@@ -596,8 +596,7 @@ static void sysreg(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
   int sr = (int)o[ins->op == AA_MRS ? 1 : 0].imm;
   if (sr != AA_SR_NZCV)
-    sem_error(c, "AArch64 instruction '%s': system register %s is not supported",
-              ins->text, aarch64_sysreg_names[sr]);
+    sem_unsupported(c, aarch64_sysreg_names[sr]);
   if (ins->op == AA_MRS)
     wr_raw(c, &o[0], sem_op(c, S_SHL, flags(c), k_(c, 28)));
   else
@@ -676,7 +675,7 @@ static void exec_aarch64(SemCtx *c, const Instr *ins) {
   case AA_ISB: sem_fence(c, sem_tag(c, "ISB")); return;
   default: break;
   }
-  sem_error(c, "AArch64 instruction '%s' is not implemented", ins->text);
+  sem_unsupported(c, NULL);
 }
 
 static const char *const aarch64_sets[] = {

@@ -194,7 +194,7 @@ static void exec_arm(SemCtx *c, const Instr *ins) {
   case ARM_ISB: sem_fence(c, sem_tag(c, "ISB")); return;
   default: break;
   }
-  sem_error(c, "ARM instruction '%s' is not implemented", ins->text);
+  sem_unsupported(c, NULL);
 }
 
 static const char *const arm_sets[] = {

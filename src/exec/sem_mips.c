@@ -140,7 +140,7 @@ static void exec_mips(SemCtx *c, const Instr *ins) {
   case MIPS_SYNC: sem_fence(c, sem_tag(c, "SYNC")); return;
   default: break;
   }
-  sem_error(c, "MIPS instruction '%s' is not implemented", ins->text);
+  sem_unsupported(c, NULL);
 }
 
 static const char *const mips_sets[] = {"X", "SYNC", NULL};

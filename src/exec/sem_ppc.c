@@ -271,7 +271,7 @@ static void exec_ppc(SemCtx *c, const Instr *ins) {
   case PPC_BL: case PPC_LMW: case PPC_STMW:
     break;
   }
-  sem_error(c, "PPC instruction %s is not supported", ins->text);
+  sem_unsupported(c, NULL);
 }
 
 static const char *const ppc_sets[] = {"X", "SYNC", "LWSYNC", "ISYNC", "EIEIO", NULL};

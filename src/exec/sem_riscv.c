@@ -225,7 +225,7 @@ static void exec_riscv(SemCtx *c, const Instr *ins) {
   case RV_FENCE_TSO: sem_fence(c, sem_tag(c, "Fence.tso")); return;
   default: break;
   }
-  sem_error(c, "RISCV, instruction '%s' not handled", ins->text);
+  sem_unsupported(c, NULL);
 }
 
 static const char *const riscv_sets[] = {
