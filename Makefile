@@ -34,24 +34,10 @@ SERVE_SRC := $(sort $(wildcard src/serve/*.c))
 SERVE_ASSETS := $(sort $(wildcard src/serve/page/*)) $(sort $(wildcard examples/*.litmus))
 SERVE_LIBS = -lmicrohttpd
 # corral itself is linked statically: herd7-style scripts start it once
-# per test, and a small test took 20-30% less wall time with no dynamic
-# loading (ASan and valgrind builds set STATIC= ).
+# per test, and the corpus run that way took 16-18% less time than with
+# dynamic loading (docs/DESIGN.md, "Start-up"; ASan and valgrind builds
+# set STATIC= ).
 STATIC  ?= -static
-# ... and its code is laid out in the order of bench/link-order.txt: the
-# functions a sample of the corpus runs, most widely used first (written
-# by bench/link_order.py; a name it lacks or no longer has only loses its
-# place; the list adds the C library's start-up code and the string
-# routine variants callgrind cannot see).  A short run then takes fewer
-# faults on its code: a small ppc test 9 instead of 17 when the list held
-# only what callgrind names, each about 14 us on our VMs (one fault maps
-# 16 pages).  Only lld reads such a
-# list: without ld.lld, or in a sanitizer build, the linker lays it out.
-ifeq ($(if $(STATIC),$(shell command -v ld.lld >/dev/null 2>&1 && echo lld)),lld)
-ORDER_CFLAGS  = -ffunction-sections
-ORDER_LDFLAGS = -fuse-ld=lld -Wl,--symbol-ordering-file=$(ORDER_FILE) \
-                -Wl,--no-warn-symbol-ordering
-ORDER_FILE    = bench/link-order.txt
-endif
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -79,8 +65,8 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
 all: $(BIN) $(SERVE_BIN)
 
-$(BIN): $(CLI_OBJ) $(LIB) $(ORDER_FILE)
-	$(CC) $(CFLAGS) $(LDFLAGS) $(ORDER_LDFLAGS) $(STATIC) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+$(BIN): $(CLI_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(STATIC) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
 
 $(SERVE_BIN): $(SERVE_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(SERVE_OBJ) $(LIB) $(LDLIBS) $(SERVE_LIBS)
@@ -101,7 +87,7 @@ $(LIB): $(LIB_OBJ)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(ORDER_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
