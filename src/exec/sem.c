@@ -38,7 +38,7 @@ struct SemCtx {
   int thread;
   const Thread *code;
   int unroll;
-  bool reg_env;              /* AArch64: herd keeps a register environment */
+  bool reg_env;              /* ISA_REG_ENV: herd keeps a register environment */
 
   /* Path state (append-only vectors and small state). */
   VEC(Event) ev;
@@ -624,7 +624,7 @@ static void goto_label(SemCtx *c, int from, const char *target,
       c->ctrl_from = 0;
       add_event(c, blank_event(EV_CUTOFF), 0);
       /* herd names a C loop's cut-off after its statement */
-      emit_path(c, true, c->prog->test->arch == ARCH_C ? "While" : target);
+      emit_path(c, true, isa_has(c->prog->test->arch, ISA_LANGUAGE) ? "While" : target);
       return;
     }
   }
@@ -718,7 +718,7 @@ ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out) {
   c.thread = t;
   c.code = &p->test->threads[t];
   c.unroll = p->unroll;
-  c.reg_env = p->test->arch == ARCH_AARCH64;
+  c.reg_env = isa_has(p->test->arch, ISA_REG_ENV);
   c.nregs = p->nregs;
   c.regs = xcalloc((size_t)c.nregs, sizeof(RegState));
   c.backjumps = xcalloc((size_t)c.code->nentries + 1, sizeof(int));

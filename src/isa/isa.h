@@ -39,6 +39,10 @@ enum {
    * tree may follow the code, and with neither -model nor -bell the
    * default model's bell file (MODEL.bell for MODEL.cat) is loaded too */
   ISA_BELL = 1u << 5,
+  /* herd7 keeps a register environment while running the code: a branch
+   * on a register whose value it knows is not a loop iteration it counts
+   * (sem.c, loop unrolling) */
+  ISA_REG_ENV = 1u << 6,
 };
 
 typedef enum Arch {
