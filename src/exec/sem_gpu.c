@@ -93,6 +93,13 @@ static void barrier(SemCtx *c, const Instr *ins) {
 
 void gpu_exec(SemCtx *c, const Instr *ins, const GpuSem *gs) {
   const Operand *o = ins->ops;
+  GpuScopes sc;
+  if (!gpu_thread_scopes(sem_program(c)->test, sem_thread(c), gs->level_names, &sc))
+    sem_error(c, "thread P%d: its header must give its scopes (P%d@%s 0,%s 0%s%s)", sem_thread(c),
+              sem_thread(c), gs->level_names[0], gs->level_names[1],
+              gs->level_names[2] ? ", " : "", gs->level_names[2] ? gs->level_names[2] : "");
+  if (sem_thread(c) >= GPU_MAX_THREADS)
+    sem_error(c, "more than %d threads", GPU_MAX_THREADS);
   switch ((GpuOp)ins->op) {
   case G_LOAD:
     sem_write_reg(c, o[1].reg, sem_load(c, address(c, &o[2]), 8, tags_of(c, o[0].imm)));
@@ -250,9 +257,9 @@ static const char *vaddr(const Ctx *x, int e) {
 void gpu_rel(const Program *p, const EventStructure *es, int which, Dim d, Word *bits,
              bool (*value)(void *ctx, Sym s, int64_t *out), void *vctx, const GpuSem *gs) {
   const Test *t = p->test;
-  GpuScopes sc[64];
+  GpuScopes sc[GPU_MAX_THREADS];
   Ctx x = {value, vctx, p, t, es, gs, sc};
-  for (int k = 0; k < t->nthreads && k < 64; k++) gpu_thread_scopes(t, k, gs->level_names, &sc[k]);
+  for (int k = 0; k < t->nthreads && k < GPU_MAX_THREADS; k++) gpu_thread_scopes(t, k, gs->level_names, &sc[k]);
   const char *name = gs->rel_names[which];
   if (!strcmp(name, "vloc")) {
     for (int i = 0; i < d.n; i++) {

@@ -10,6 +10,8 @@
 #include "../litmus/gpu.h"
 #include "sem.h"
 
+enum { GPU_MAX_THREADS = 64 };
+
 typedef struct GpuSem {
   /* thread header words, innermost first (PTX: cta, gpu; Vulkan: sg, wg,
    * qf); NULL past the last */

@@ -31,22 +31,19 @@ static int reg_of(const char *s, size_t n) {
 
 int gpu_parse_reg(const char *s) { return reg_of(s, strlen(s)); }
 
+static const char *const reg_names[GPU_NREGS] = {
+    "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+    "r16", "r17", "r18", "r19", "r20", "r21", "r22", "r23", "r24", "r25", "r26", "r27", "r28", "r29", "r30", "r31",
+    "r32", "r33", "r34", "r35", "r36", "r37", "r38", "r39", "r40", "r41", "r42", "r43", "r44", "r45", "r46", "r47",
+    "r48", "r49", "r50", "r51", "r52", "r53", "r54", "r55", "r56", "r57", "r58", "r59", "r60", "r61", "r62", "r63",
+    "r64", "r65", "r66", "r67", "r68", "r69", "r70", "r71", "r72", "r73", "r74", "r75", "r76", "r77", "r78", "r79",
+    "r80", "r81", "r82", "r83", "r84", "r85", "r86", "r87", "r88", "r89", "r90", "r91", "r92", "r93", "r94", "r95",
+    "r96", "r97", "r98", "r99", "r100", "r101", "r102", "r103", "r104", "r105", "r106", "r107", "r108", "r109", "r110", "r111",
+    "r112", "r113", "r114", "r115", "r116", "r117", "r118", "r119", "r120", "r121", "r122", "r123", "r124", "r125", "r126", "r127",
+};
+
 const char *gpu_reg_name(int reg) {
-  static const char *names[GPU_NREGS];
-  static char buf[GPU_NREGS][8];
-  if (reg < 0 || reg >= GPU_NREGS) return "?";
-  if (!names[reg]) {
-    /* filled once; every thread writes the same bytes */
-    char *b = buf[reg];
-    b[0] = 'r';
-    int k = 1;
-    if (reg >= 100) b[k++] = (char)('0' + reg / 100);
-    if (reg >= 10) b[k++] = (char)('0' + reg / 10 % 10);
-    b[k++] = (char)('0' + reg % 10);
-    b[k] = 0;
-    names[reg] = b;
-  }
-  return names[reg];
+  return reg >= 0 && reg < GPU_NREGS ? reg_names[reg] : "?";
 }
 
 /* ------------------------------------------------------------ mnemonics */
