@@ -30,13 +30,13 @@ enum {
   P_PARTIAL_COS,
   P_TOTAL_COS,
   P_ORDERS_WITHIN,
+  P_BISIMULATION,
   P_UNSUPPORTED_FIRST,
   P_FROMTO = P_UNSUPPORTED_FIRST,
   P_LOC2EVENTS,
   P_LIFT,
   P_DELIFT,
   P_DELIFTINTER,
-  P_BISIMULATION,
   P_TAG2FENCED,
   P_COUNT
 };
@@ -46,10 +46,9 @@ static const char *const prim_names[P_COUNT] = {
     "linearisations", "tag2events", "different-values", "as_transitive",
     "inter_transitive", "fail",     "intervening",     "same-oa",
     "oa-changes", "at-least-one-writable", "tag2scope", "tag2level",
-    "partial-cos", "total-cos", "orders-within",
+    "partial-cos", "total-cos", "orders-within", "bisimulation",
     "fromto",     "loc2events",     "lift",
-    "delift",     "deliftinter",    "bisimulation",
-    "tag2fenced",
+    "delift",     "deliftinter",    "tag2fenced",
 };
 
 int prim_lookup(const char *name) {
@@ -153,6 +152,37 @@ Value *prim_linearisations(Run *r, Value *sv, Value *rv, SrcPos pos) {
   if (n >= 2) return val_vset(r, NULL, 0);
   Value *zero = val_new_rel(r);
   return val_vset(r, &zero, 1);
+}
+
+/* bisimulation(t, e0): the greatest e included in e0 such that two events
+ * e relates have successors by t that e matches both ways: when x e y,
+ * every t-successor x' of x has a t-successor y' of y with y' e x', and
+ * symmetrically.  A pair (x,x) of e0 is never dropped.  Refined from e0
+ * one round at a time, every pair judged against the previous round's e,
+ * until a round drops nothing.
+ *
+ * With img = t;e (img(x) is everything e relates to a t-successor of x),
+ * "every t-successor of x is matched by one of y" is t(x) <= img(y). */
+static Value *bisimulation(Run *r, Value *tv, Value *ev, SrcPos pos) {
+  Dim d = r->d;
+  const Word *t = as_rel(r, tv, pos)->u.bits;
+  Value *e = val_new_rel(r);
+  rel_copy(d, e->u.bits, as_rel(r, ev, pos)->u.bits);
+  Word *img = arena_alloc(run_cur(r), sizeof(Word) * (size_t)rel_words(d));
+  Word *next = arena_alloc(run_cur(r), sizeof(Word) * (size_t)rel_words(d));
+  for (;;) {
+    rel_compose(d, img, t, e->u.bits);
+    rel_clear(d, next);
+    for (int x = 0; x < d.n; x++) {
+      const Word *row = rel_crow(d, e->u.bits, x);
+      for (int y = set_next(d, row, 0); y >= 0; y = set_next(d, row, y + 1))
+        if (x == y || (set_subset(d, rel_crow(d, t, x), rel_crow(d, img, y)) &&
+                       set_subset(d, rel_crow(d, t, y), rel_crow(d, img, x))))
+          rel_set(d, next, x, y);
+    }
+    if (rel_equal(d, next, e->u.bits)) return e;
+    rel_copy(d, e->u.bits, next);
+  }
 }
 
 static Value *predef_by_name(Run *r, const char *name, SrcPos pos) {
@@ -277,6 +307,8 @@ Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos) {
     as_set(r, args2(r, arg, 0, pos), pos);
     as_rel(r, args2(r, arg, 1, pos), pos);
     return val_new_set(r);
+  case P_BISIMULATION:
+    return bisimulation(r, args2(r, arg, 0, pos), args2(r, arg, 1, pos), pos);
   case P_FAIL:
     cat_error(r, pos, "fail");
   default:
