@@ -96,6 +96,9 @@ typedef struct CatHost {
   Value *(*predef)(void *ctx, int name, int *stage);
   /* Events e1 and e2 carry the same value (different-values primitive). */
   bool (*same_value)(void *ctx, int e1, int e2);
+  /* Event e accesses the memory location named `name`, offset 0
+   * (loc2events primitive); may be NULL (no event ever does). */
+  bool (*at_location)(void *ctx, int e, const char *name);
   /* One accepted execution (`count` of them: see run_set_symmetry), with
    * its flags (bit i = CProg flag i).  In
    * capture mode, `shown` lists the show/unshow instructions executed on

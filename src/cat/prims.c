@@ -31,10 +31,10 @@ enum {
   P_TOTAL_COS,
   P_ORDERS_WITHIN,
   P_BISIMULATION,
-  P_UNSUPPORTED_FIRST,
-  P_FROMTO = P_UNSUPPORTED_FIRST,
+  P_FROMTO,
   P_LOC2EVENTS,
-  P_LIFT,
+  P_UNSUPPORTED_FIRST,
+  P_LIFT = P_UNSUPPORTED_FIRST,
   P_DELIFT,
   P_DELIFTINTER,
   P_TAG2FENCED,
@@ -307,6 +307,38 @@ Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos) {
     as_set(r, args2(r, arg, 0, pos), pos);
     as_rel(r, args2(r, arg, 1, pos), pos);
     return val_new_set(r);
+  case P_FROMTO: {
+    /* fromto(S): for each fence f of S, every event po-before f with
+     * every event po-after f. */
+    Value *sv = as_set(r, arg, pos);
+    Value *po = predef_by_name(r, "po", pos), *f = predef_by_name(r, "F", pos);
+    Value *z = val_new_rel(r);
+    if (!po || !f || po->kind != V_REL || f->kind != V_SET) return z;
+    Dim d = r->d;
+    Word *fs = arena_alloc(run_cur(r), sizeof(Word) * (size_t)d.w);
+    Word *before = arena_alloc(run_cur(r), sizeof(Word) * (size_t)d.w);
+    set_and(d, fs, sv->u.bits, f->u.bits);
+    for (int x = set_next(d, fs, 0); x >= 0; x = set_next(d, fs, x + 1)) {
+      set_clear(d, before);
+      for (int i = 0; i < d.n; i++)
+        if (rel_get(d, po->u.bits, i, x)) bit_set(before, i);
+      for (int i = set_next(d, before, 0); i >= 0; i = set_next(d, before, i + 1))
+        set_or(d, rel_row(d, z->u.bits, i), rel_row(d, z->u.bits, i), rel_crow(d, po->u.bits, x));
+    }
+    return z;
+  }
+  case P_LOC2EVENTS: {
+    /* loc2events(tag): the memory events at the location the tag names */
+    if (arg->kind != V_TAG) cat_error(r, pos, "type error: tag expected");
+    const EnumType *et = &r->prog->enums[arg->n];
+    const char *t = intern_name(&r->prog->names->in, et->tags[arg->u.tag]);
+    predef_by_name(r, "loc", pos); /* the result changes when loc does */
+    Value *z = val_new_set(r);
+    if (r->host.at_location)
+      for (int i = 0; i < r->d.n; i++)
+        if (r->host.at_location(r->host.ctx, i, t)) bit_set(z->u.bits, i);
+    return z;
+  }
   case P_BISIMULATION:
     return bisimulation(r, args2(r, arg, 0, pos), args2(r, arg, 1, pos), pos);
   case P_FAIL:

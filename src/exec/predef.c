@@ -415,6 +415,14 @@ bool host_same_value(void *ctx, int e1, int e2) {
   return val_eq(a, b);
 }
 
+bool host_at_location(void *ctx, int e, const char *name) {
+  Engine *g = ctx;
+  const Event *x = &g->es->ev[e];
+  Val a;
+  if (!(x->flags & (EV_R | EV_W)) || x->loc == SYM_NONE || !eval_node(g, x->loc, &a)) return false;
+  return a.kind == VAL_ADDR && a.num == 0 && a.sym == intern_find(&g->p->syms, name);
+}
+
 /* C: the set of a bell tag 't is named with its first letter upper-cased
  * (cat.md §4.1); it is bound, possibly empty, for every declared tag. */
 static void bind_bell_tag(void *ctx, const char *tag) {
