@@ -347,7 +347,9 @@ static corral_status simulate(const corral_options *o, const Test *t,
     r->diag = format_err(&err);
     goto done;
   }
-  bool mixed = false;
+  bool mixed = false, deps = false;
+  for (int i = 0; i < nv; i++)
+    if (!strcmp(vars[i], "deps")) deps = true;
   for (int i = 0; i < nv; i++)
     if (!strcmp(vars[i], "mixed")) {
       mixed = true;
@@ -371,6 +373,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
   prog = cat_compile(m, &cfg, &err);
   p = program_new(t, &err, o->unroll);
   if (mixed) program_set_mixed(p, &err, where);
+  p->deps = deps;
   EngineOpts eo = {0};
   eo.speedcheck = o->speedcheck;
   eo.checkfilter = o->checkfilter;

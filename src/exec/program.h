@@ -68,6 +68,10 @@ typedef struct Program {
     int sym, len, esize;
   } *arrays;
   int narrays;
+  /* -variant deps: herd7 then also runs the side of each conditional
+   * branch that is not taken, as speculated ("ghost") events the model
+   * sees; corral does not, so sem_branch refuses such tests. */
+  bool deps;
 } Program;
 
 /* Build a Program from a test; raises through err on semantic errors

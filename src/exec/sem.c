@@ -475,6 +475,10 @@ void sem_jump(SemCtx *c, const char *label) {
 }
 
 void sem_branch(SemCtx *c, SVal cond, const char *label) {
+  /* refused rather than answered without the ghost events (Program.deps) */
+  if (c->prog->deps)
+    sem_error(c, "-variant deps: conditional branches (speculated execution of the "
+              "side not taken) are not supported yet");
   c->flow = FLOW_BRANCH;
   c->target = label;
   c->cond = cond;
