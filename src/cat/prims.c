@@ -174,6 +174,7 @@ static Value *bisimulation(Run *r, Value *tv, Value *ev, SrcPos pos) {
     rel_compose(d, img, t, e->u.bits);
     rel_clear(d, next);
     for (int x = 0; x < d.n; x++) {
+      run_poll(r, (unsigned)(d.n * d.w / 64 + 1));
       const Word *row = rel_crow(d, e->u.bits, x);
       for (int y = set_next(d, row, 0); y >= 0; y = set_next(d, row, y + 1))
         if (x == y || (set_subset(d, rel_crow(d, t, x), rel_crow(d, img, y)) &&
@@ -319,6 +320,7 @@ Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos) {
     Word *before = arena_alloc(run_cur(r), sizeof(Word) * (size_t)d.w);
     set_and(d, fs, sv->u.bits, f->u.bits);
     for (int x = set_next(d, fs, 0); x >= 0; x = set_next(d, fs, x + 1)) {
+      run_poll(r, (unsigned)(d.n * d.w / 64 + 1));
       set_clear(d, before);
       for (int i = 0; i < d.n; i++)
         if (rel_get(d, po->u.bits, i, x)) bit_set(before, i);
