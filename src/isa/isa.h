@@ -43,6 +43,10 @@ enum {
    * on a register whose value it knows is not a loop iteration it counts
    * (sem.c, loop unrolling) */
   ISA_REG_ENV = 1u << 6,
+  /* herd masks every loaded value (an operation), so a value cycle
+   * through memory always leaves an equation: no out-of-thin-air
+   * candidate survives (values-and-loops.md §1.3) */
+  ISA_LOAD_MASKS = 1u << 7,
 };
 
 typedef enum Arch {
