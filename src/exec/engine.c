@@ -164,17 +164,24 @@ static void choose_fw(Engine *g, int k) {
 }
 
 /* A complete rf choice: solve values and check consistency. */
-static void rf_leaf(Engine *g) {
+static bool read_values(Engine *g) {
   const EventStructure *es = g->es;
-  memset(g->vstate, 0, (size_t)es->nnodes);
   for (int i = 0; i < es->nreads; i++) {
     Val lr, lw;
     int r = es->reads[i], w = g->rf_src[i];
-    if (!ev_loc(g, r, &lr) || !ev_loc(g, w, &lw)) return;
-    if (!val_eq(lr, lw)) return;
+    if (!ev_loc(g, r, &lr) || !ev_loc(g, w, &lw)) return false;
+    if (!val_eq(lr, lw)) return false;
     Val v;
-    if (!eval_node(g, es->ev[r].val, &v)) return;
+    if (!eval_node(g, es->ev[r].val, &v)) return false;
   }
+  return true;
+}
+
+static void rf_leaf(Engine *g) {
+  const EventStructure *es = g->es;
+  memset(g->vstate, 0, (size_t)es->nnodes);
+  /* values copied round a cycle through rf stay herd variables */
+  if (!read_values(g) && !(solve_unsolved(g) && read_values(g))) return;
   for (int i = 0; i < es->nassume; i++) {
     Val v;
     if (!eval_node(g, es->assume[i], &v) || !truthy(v)) return;

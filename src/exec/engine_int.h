@@ -110,6 +110,10 @@ void worker_begin(Engine *g);
 
 /* solve.c: values of the current candidate */
 bool eval_node(Engine *g, Sym s, Val *out);
+/* After eval_node failed on some read: if every failure is a value copied
+ * round a cycle through rf, as herd7's solver leaves it, set those reads
+ * to their variables (VAL_VAR) and return true. */
+bool solve_unsolved(Engine *g);
 bool ev_loc(Engine *g, int e, Val *out);
 /* x as a value of type t (its width and sign; the word size if 0). */
 int64_t typed_int(const Program *p, LocType t, int64_t x);

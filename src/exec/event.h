@@ -56,6 +56,9 @@ typedef struct Event {
   uint8_t size;         /* access size in bytes */
   uint8_t acc_size;     /* -variant mixed: size of the access this byte
                            event belongs to (mixed.c); 0 otherwise */
+  int32_t hv;           /* herd7's variable for the value (read: the value
+                           read; write: the value written), after its
+                           register stage, or 0 for a constant (sem.c) */
   uint64_t tags;        /* bits in the test's tag table (TagTable below):
                            annotations (X, A, L...) and fence kinds */
 } Event;

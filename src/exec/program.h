@@ -54,6 +54,8 @@ typedef struct Program {
   int *observed;
   int nobserved;
   int unroll;
+  int hvars;                 /* herd7's variables S1..S<hvars> allocated so
+                                far while running the threads (sem.c) */
   /* -variant mixed (mixed.c): every symbol of the test (ids below
    * mixed_nsyms0) is split into byte symbols; byte i of symbol s is symbol
    * byte_base[s] + i, for i < byte_count[s].  Memory events access byte

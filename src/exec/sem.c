@@ -22,8 +22,9 @@
 typedef struct RegState {
   Sym val;
   int last_w;          /* local id of the last register-write event, or -1 */
-  bool known;          /* AArch64: herd's register environment holds a
-                          constant for it (see sem_read_reg) */
+  bool inenv;          /* AArch64: herd's register environment has it
+                          (see sem_read_reg) */
+  int hv;              /* herd's variable for its value, 0: a constant */
 } RegState;
 
 typedef enum Flow { FLOW_NEXT, FLOW_JUMP, FLOW_BRANCH, FLOW_EXIT, FLOW_DEAD } Flow;
@@ -39,6 +40,10 @@ struct SemCtx {
   const Thread *code;
   int unroll;
   bool reg_env;              /* ISA_REG_ENV: herd keeps a register environment */
+  int hv_base;               /* herd variables before this thread's */
+  bool no_hvar;              /* an operation herd does not make */
+  VEC(int) regeq;            /* herd's register stage: pairs (variable of a
+                                register read, variable of its source) */
 
   /* Path state (append-only vectors and small state). */
   VEC(Event) ev;
@@ -144,7 +149,7 @@ static uint64_t ev_bit(SemCtx *c, int id) {
 /* ------------------------------------------------------------- values */
 
 SVal sem_val(SemCtx *c, Val v) {
-  SVal r = {const_node(c, v), 0, false};
+  SVal r = {const_node(c, v), 0, false, 0};
   return r;
 }
 
@@ -162,7 +167,19 @@ static SVal mk_op(SemCtx *c, SymOp op, int width, SVal a, SVal b, SVal x) {
   /* herd computes an operation at once when its arguments are known;
    * otherwise it makes a variable, except for x^x (0) and x+0 (x). */
   r.unk = a.unk || (b.s != SYM_NONE && b.unk) || (x.s != SYM_NONE && x.unk);
-  if (r.unk && op == S_XOR && a.s == b.s) r.unk = false;
+  r.hv = 0;
+  if (r.unk) {
+    if (op == S_XOR && a.hv == b.hv) {
+      r.unk = false;
+    } else if (op == S_ADD && ((ka && va.kind == VAL_INT && va.num == 0) ||
+                               (kb && vb.kind == VAL_INT && vb.num == 0))) {
+      SVal o = ka && va.kind == VAL_INT && va.num == 0 ? b : a;
+      r.unk = o.unk;
+      r.hv = o.hv;
+    } else if (!c->no_hvar) {
+      r.hv = ++c->prog->hvars;
+    }
+  }
   if (ka && kb && kx && sym_apply(op, width, va, vb, vx, &out)) {
     r.s = const_node(c, out);
     return r;
@@ -177,7 +194,7 @@ static SVal mk_op(SemCtx *c, SymOp op, int width, SVal a, SVal b, SVal x) {
   return r;
 }
 
-static const SVal NONE_SVAL = {SYM_NONE, 0, false};
+static const SVal NONE_SVAL = {SYM_NONE, 0, false, 0};
 
 SVal sem_op(SemCtx *c, SymOp op, SVal a, SVal b) {
   return mk_op(c, op, c->prog->word_bits, a, b, NONE_SVAL);
@@ -194,6 +211,15 @@ SVal sem_mask(SemCtx *c, SVal a, int bits) {
 }
 SVal sem_sext(SemCtx *c, SVal a, int bits) {
   return mk_op(c, S_SEXT, bits, a, NONE_SVAL, NONE_SVAL);
+}
+
+SVal sem_load_extend(SemCtx *c, SVal a, int bits, bool is_signed) {
+  c->no_hvar = true;
+  SVal r = mk_op(c, is_signed ? S_SEXT : S_MASK, bits, a, NONE_SVAL, NONE_SVAL);
+  c->no_hvar = false;
+  r.hv = a.hv;
+  if (!sem_is_const(c, r, NULL)) c->nodes.data[r.s].k.num = 1; /* herd: a copy */
+  return r;
 }
 
 uint64_t sem_tag(SemCtx *c, const char *name) {
@@ -235,7 +261,18 @@ SVal sem_read_reg(SemCtx *c, int reg) {
   }
   /* herd knows a register's value only through AArch64's register
    * environment; elsewhere every register read is a fresh variable. */
-  SVal r = {c->regs[reg].val, ev_bit(c, id), !c->regs[reg].known};
+  SVal r = {c->regs[reg].val, ev_bit(c, id), true, c->regs[reg].hv};
+  if (c->regs[reg].inenv) {
+    r.unk = r.hv != 0;
+  } else {
+    /* a fresh variable, equated with the source's value by herd's
+     * register stage */
+    r.hv = ++c->prog->hvars;
+    if (c->regs[reg].hv) {
+      vec_push(c->regeq, r.hv);
+      vec_push(c->regeq, c->regs[reg].hv);
+    }
+  }
   return r;
 }
 
@@ -258,7 +295,8 @@ void sem_write_reg(SemCtx *c, int reg, SVal v) {
    * not access memory (MOV, ADD, CMP...); a load, store-conditional or
    * atomic removes its destination (herd's `killed`), even on a path of
    * the instruction without access (a failing store-conditional). */
-  c->regs[reg].known = c->reg_env && !v.unk && c->nalts == 1 && !inst_accessed_memory(c);
+  c->regs[reg].inenv = c->reg_env && c->nalts == 1 && !inst_accessed_memory(c);
+  c->regs[reg].hv = v.hv;
 }
 
 /* ------------------------------------------------------------- memory */
@@ -291,14 +329,15 @@ static SVal read_event(SemCtx *c, Sym loc, uint64_t deps, int size, uint64_t tag
   n.b = n.c = SYM_NONE;
   Sym s = new_node(c, n);
   c->ev.data[id].val = s;
-  SVal r = {s, ev_bit(c, id), true};
+  SVal r = {s, ev_bit(c, id), true, ++c->prog->hvars};
+  c->ev.data[id].hv = r.hv;
   return r;
 }
 
 /* -variant mixed: n byte reads; the value is their little-endian
  * combination and depends on all of them. */
 static SVal mixed_load(SemCtx *c, SVal addr, int size, uint64_t tags) {
-  SVal acc = {SYM_NONE, 0, false};
+  SVal acc = {SYM_NONE, 0, false, 0};
   for (int i = 0; i < size; i++) {
     SVal byte = read_event(c, mixed_byte_loc(c, addr, size, i), addr.deps, 1, tags);
     c->ev.data[c->ev.len - 1].acc_size = (uint8_t)size;
@@ -350,7 +389,7 @@ static SVal mixed_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags
     e.tags = tags;
     bits |= ev_bit(c, add_event(c, e, addr.deps | data.deps));
   }
-  SVal r = {data.s, bits, data.unk};
+  SVal r = {data.s, bits, data.unk, data.hv};
   return r;
 }
 
@@ -364,9 +403,10 @@ SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
   e.val = data.s;
   e.size = (uint8_t)size;
   e.tags = tags;
+  e.hv = data.hv;
   mark_data_ports(c, data.deps);
   int id = add_event(c, e, addr.deps | data.deps);
-  SVal r = {data.s, ev_bit(c, id), data.unk};
+  SVal r = {data.s, ev_bit(c, id), data.unk, data.hv};
   return r;
 }
 
@@ -423,7 +463,7 @@ SVal sem_lock_event(SemCtx *c, SVal addr, uint64_t tags) {
   e.val = const_node(c, val_int(0));
   e.size = 4;
   int id = add_event(c, e, addr.deps);
-  SVal r = {addr.s, ev_bit(c, id), addr.unk};
+  SVal r = {addr.s, ev_bit(c, id), addr.unk, addr.hv};
   return r;
 }
 
@@ -432,7 +472,7 @@ SVal sem_commit(SemCtx *c, SVal cond, uint32_t kind, uint64_t tags) {
   e.tags = tags;
   e.val = cond.s;
   int id = add_event(c, e, cond.deps);
-  SVal r = {cond.s, ev_bit(c, id), cond.unk};
+  SVal r = {cond.s, ev_bit(c, id), cond.unk, cond.hv};
   return r;
 }
 
@@ -516,7 +556,7 @@ const Program *sem_program(const SemCtx *c) { return c->prog; }
 /* ----------------------------------------------------- path exploration */
 
 typedef struct Mark {
-  int nev, nnodes, ndata, nctrl, nrf, nassume, ninsts, ncctrl, ncsrc, nseq;
+  int nev, nnodes, ndata, nctrl, nrf, nassume, ninsts, ncctrl, ncsrc, nseq, nregeq;
   int *csrc;
   bool has_resv;
   SVal resv_addr;
@@ -533,6 +573,7 @@ static void mark_save(SemCtx *c, Mark *m, Arena *scratch) {
   m->nrf = c->rf_reg.len;
   m->ncctrl = c->cctrl.len;
   m->nseq = c->seq.len;
+  m->nregeq = c->regeq.len;
   m->ncsrc = c->csrc.len;
   m->csrc = arena_alloc(scratch, sizeof(int) * (size_t)(c->csrc.len + 1));
   if (c->csrc.len) memcpy(m->csrc, c->csrc.data, sizeof(int) * (size_t)c->csrc.len);
@@ -556,6 +597,7 @@ static void mark_restore(SemCtx *c, const Mark *m) {
   c->rf_reg.len = m->nrf;
   c->cctrl.len = m->ncctrl;
   c->seq.len = m->nseq;
+  c->regeq.len = m->nregeq;
   c->csrc.len = m->ncsrc;
   if (m->ncsrc) memcpy(c->csrc.data, m->csrc, sizeof(int) * (size_t)m->ncsrc);
   c->assume.len = m->nassume;
@@ -573,6 +615,8 @@ static void mark_restore(SemCtx *c, const Mark *m) {
     (dst) = arena_alloc(c->out, sizeof(T) * (size_t)((src).len + 1));  \
     if ((src).len) memcpy((dst), (src).data, sizeof(T) * (size_t)(src).len); \
   } while (0)
+
+static void herd_register_stage(SemCtx *c, Event *ev, int nev);
 
 static void emit_path(SemCtx *c, bool cutoff, const char *label) {
   if (c->paths.len >= SEM_MAX_PATHS)
@@ -603,7 +647,28 @@ static void emit_path(SemCtx *c, bool cutoff, const char *label) {
   for (int r = 0; r < c->nregs; r++) p.final_regs[r] = c->regs[r].val;
   p.cutoff = cutoff;
   p.cutoff_label = label;
+  herd_register_stage(c, p.ev, p.nev);
   vec_push(c->paths, p);
+}
+
+/* herd's register stage names the variables of one path: each equation
+ * "register read := its source", in decreasing event order, joins two
+ * classes by rank, the left side winning ties (values-and-loops.md
+ * §1.4.2); every variable then becomes its class's representative.  Only
+ * the names matter here (corral computes values itself): events record
+ * the representative of their value's variable. */
+static void herd_register_stage(SemCtx *c, Event *ev, int nev) {
+  int base = c->hv_base, n = c->prog->hvars - base;
+  if (n <= 0 || c->regeq.len == 0) return;
+  int *parent = xcalloc((size_t)n + 1, sizeof(int));
+  unsigned char *rank = xcalloc((size_t)n + 1, 1);
+  for (int i = 0; i <= n; i++) parent[i] = i;
+  for (int k = c->regeq.len - 2; k >= 0; k -= 2)
+    herd_uf_join(parent, rank, c->regeq.data[k] - base, c->regeq.data[k + 1] - base);
+  for (int i = 0; i < nev; i++)
+    if (ev[i].hv > base) ev[i].hv = herd_uf_find(parent, ev[i].hv - base) + base;
+  free(parent);
+  free(rank);
 }
 
 static int find_label(SemCtx *c, const char *label) {
@@ -689,7 +754,9 @@ static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
       vec_push(c->assume, cond.s);
       goto_label(c, pc, target, true, scratch);
       mark_restore(c, &m2);
+      c->no_hvar = true; /* herd assumes the condition false, no operation */
       SVal nc = sem_op1(c, S_NOT, cond);
+      c->no_hvar = false;
       vec_push(c->assume, nc.s);
       run_from(c, pc + 1, scratch);
       arena_reset(scratch, am2);
@@ -722,6 +789,8 @@ ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out) {
   c.thread = t;
   c.code = &p->test->threads[t];
   c.unroll = p->unroll;
+  if (t == 0) p->hvars = 0; /* herd numbers from S1 for each test */
+  c.hv_base = p->hvars;
   c.reg_env = isa_has(p->test->arch, ISA_REG_ENV);
   c.nregs = p->nregs;
   c.regs = xcalloc((size_t)c.nregs, sizeof(RegState));
@@ -730,7 +799,7 @@ ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out) {
     c.regs[r].val = const_node(&c, p->init_regs[t][r]);
     c.regs[r].last_w = -1;
     /* herd's AArch64 environment starts as the thread's init section */
-    c.regs[r].known = c.reg_env && p->init_reg_set[t][r];
+    c.regs[r].inenv = c.reg_env && p->init_reg_set[t][r];
   }
   Arena scratch;
   arena_init(&scratch);
@@ -757,6 +826,7 @@ ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out) {
   vec_free(c.seq);
   vec_free(c.csrc);
   vec_free(c.assume);
+  vec_free(c.regeq);
   vec_free(c.paths);
   free(c.regs);
   free(c.backjumps);

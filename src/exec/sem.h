@@ -32,6 +32,11 @@ typedef struct SVal {
    * value.  corral may know more (it carries register values along); a
    * branch on a value herd does not know counts for -unroll all the same. */
   bool unk;
+  /* herd's variable S<hv> for it, 0 when herd holds a constant.  herd
+   * numbers its variables in the order it creates them: one per memory
+   * read, per register read it does not know, per operation on a
+   * variable; printed as S<n> when a value stays unsolved. */
+  int hv;
 } SVal;
 
 typedef struct SemCtx SemCtx;
@@ -44,6 +49,10 @@ SVal sem_op1(SemCtx *c, SymOp op, SVal a);
 SVal sem_select(SemCtx *c, SVal cond, SVal a, SVal b);
 SVal sem_mask(SemCtx *c, SVal a, int bits);   /* zero-extend from bits */
 SVal sem_sext(SemCtx *c, SVal a, int bits);   /* sign-extend from bits */
+/* The extension of a narrow load into a register where herd's semantics
+ * computes nothing (PPC lwz): no herd variable, and a value copied
+ * through it is still a copy for the solver (solve.c). */
+SVal sem_load_extend(SemCtx *c, SVal a, int bits, bool is_signed);
 bool sem_is_const(SemCtx *c, SVal a, Val *out);
 
 /* Registers: a register-read / register-write event each. */

@@ -258,7 +258,7 @@ static void cas(SemCtx *c, const Instr *ins) {
   sem_ctrl_dep(c, commit);
   /* the write-back stores the value read, but herd draws no iico_data
    * edge from the read: the value is the one the commit compared */
-  SVal back = {old.s, 0, old.unk};
+  SVal back = {old.s, 0, old.unk, old.hv};
   sem_store(c, a, writeback ? back : nv, access_size(ins), write_tags(c, ins));
   if (alt == 3) wr_val(c, &o[0], expect);
 }

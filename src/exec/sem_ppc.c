@@ -87,9 +87,9 @@ static void load(SemCtx *c, const Instr *ins, SVal addr) {
   SVal v = sem_load(c, addr, size, 0);
   /* Narrow loads zero-extend (lwa/lwax sign-extend) into the register. */
   if (ins->op == PPC_LWA || ins->op == PPC_LWAX)
-    v = sem_sext(c, v, 32);
+    v = sem_load_extend(c, v, 32, true);
   else if (size < 8)
-    v = sem_mask(c, v, size * 8);
+    v = sem_load_extend(c, v, size * 8, false);
   sem_write_reg(c, ins->ops[0].reg, v);
 }
 

@@ -7,7 +7,27 @@
  */
 #include "engine_int.h"
 
+#include <stdlib.h>
+
 bool sym_apply(SymOp op, int width, Val a, Val b, Val c3, Val *out);
+
+/* Where herd computes nothing (x+0, a load's own extension), the value of
+ * node n is its operand's: an unsolved variable passes through. */
+static bool herd_copy(const SymNode *n, Val a, Val b, Val *out) {
+  if ((n->op == S_MASK || n->op == S_SEXT) && n->k.num == 1) {
+    *out = a;
+    return true;
+  }
+  if (n->op == S_ADD && b.kind == VAL_INT && b.num == 0) {
+    *out = a;
+    return true;
+  }
+  if (n->op == S_ADD && a.kind == VAL_INT && a.num == 0) {
+    *out = b;
+    return true;
+  }
+  return false;
+}
 
 /* Value of node s for the current rf; false if it cannot be computed (a
  * cycle through rf, or an operation on incompatible values). */
@@ -37,7 +57,10 @@ bool eval_node(Engine *g, Sym s, Val *out) {
     ok = eval_node(g, n->a, &a);
     if (ok && n->b != SYM_NONE) ok = eval_node(g, n->b, &b);
     if (ok && n->c != SYM_NONE) ok = eval_node(g, n->c, &c);
-    if (ok) ok = sym_apply((SymOp)n->op, n->width, a, b, c, &r);
+    if (ok && (a.kind == VAL_VAR || b.kind == VAL_VAR) && herd_copy(n, a, b, &r))
+      ; /* an unsolved variable passes where herd computes nothing */
+    else if (ok)
+      ok = sym_apply((SymOp)n->op, n->width, a, b, c, &r);
   }
   if (!ok) {
     g->vstate[s] = 3;
@@ -96,4 +119,91 @@ bool final_value(Engine *g, const LitLoc *l, Val *out) {
   if (l->kind == LOC_GLOBAL || l->kind == LOC_CELL)
     return global_final_value(g, program_find_symbol(g->p, l), out);
   return false;
+}
+
+/* ------------------------------------------------ values out of thin air
+ *
+ * herd7 solves a candidate's value equations and keeps it when no
+ * equation is left, even if some variables have no value
+ * (values-and-loops.md §1.2-1.4).  A value copied round a cycle through
+ * rf, with no operation on the way, leaves only "variable := variable"
+ * equations, which herd merges: the reads on the cycle, and those copying
+ * from it, share one unsolved variable, printed S<n>.  Any operation on
+ * the way leaves an equation and the candidate goes, as eval_node drops
+ * it.
+ *
+ * The name n is the representative herd's union-find picks.  Each read
+ * and write event carries its variable after herd's register stage
+ * (Event.hv, sem.c); the memory stage takes the loads in decreasing event
+ * order, each equating the variable loaded with the variable stored, and
+ * joins classes by rank, the left side winning ties. */
+
+/* The read whose value the write w stores unchanged, or -1. */
+static int copied_read(const Engine *g, int w) {
+  const EventStructure *es = g->es;
+  const Event *e = &es->ev[w];
+  if (e->flags & EV_INIT) return -1;
+  const SymNode *n = &es->nodes[(e->flags & EV_R) && e->wval != SYM_NONE ? e->wval : e->val];
+  for (;;) { /* where herd computes nothing: x+0, a load's own extension */
+    if ((n->op == S_MASK || n->op == S_SEXT) && n->k.num == 1) {
+      n = &es->nodes[n->a];
+      continue;
+    }
+    if (n->op != S_ADD) break;
+    const SymNode *a = &es->nodes[n->a], *b = &es->nodes[n->b];
+    if (b->op == S_CONST && b->k.kind == VAL_INT && b->k.num == 0) n = a;
+    else if (a->op == S_CONST && a->k.kind == VAL_INT && a->k.num == 0) n = b;
+    else break;
+  }
+  return n->op == S_READ ? n->a : -1;
+}
+
+bool solve_unsolved(Engine *g) {
+  const EventStructure *es = g->es;
+  if (isa_has(g->t->arch, ISA_LOAD_MASKS)) return false;
+  int nr = es->nreads;
+  /* every unsolved read must copy, read after read, round a cycle */
+  bool any = false;
+  for (int i = 0; i < nr; i++) {
+    int r = es->reads[i];
+    Val v;
+    if (g->vstate[es->ev[r].val] == 0 && eval_node(g, es->ev[r].val, &v)) continue;
+    if (g->vstate[es->ev[r].val] == 2) continue;
+    Val lr, lw;
+    if (!ev_loc(g, r, &lr) || !ev_loc(g, g->rf_src[i], &lw) || !val_eq(lr, lw)) return false;
+    int cur = r, steps = 0;
+    for (; steps <= nr; steps++) {
+      int ri = g->read_index[cur];
+      if (ri < 0) return false;
+      int next = copied_read(g, g->rf_src[ri]);
+      if (next < 0 || es->ev[next].hv <= 0) return false; /* an operation, or a value */
+      cur = next;
+    }
+    any = true; /* more steps than reads: the chain went round a cycle */
+  }
+  if (!any) return false;
+  /* herd's memory stage over the variables of the reads and writes */
+  int maxv = 0;
+  for (int e = 0; e < es->n; e++)
+    if (es->ev[e].hv > maxv) maxv = es->ev[e].hv;
+  int *parent = xcalloc((size_t)maxv + 1, sizeof(int));
+  unsigned char *rank = xcalloc((size_t)maxv + 1, 1);
+  for (int v = 0; v <= maxv; v++) parent[v] = v;
+  for (int i = nr - 1; i >= 0; i--) {
+    int a = es->ev[es->reads[i]].hv, b = es->ev[g->rf_src[i]].hv;
+    if (a <= 0 || b <= 0) continue; /* a constant: a binding, not a join */
+    herd_uf_join(parent, rank, a, b);
+  }
+  for (int s = 0; s < es->nnodes; s++)
+    if (g->vstate[s] != 2) g->vstate[s] = 0;
+  for (int i = 0; i < nr; i++) {
+    Sym s = es->ev[es->reads[i]].val;
+    if (g->vstate[s] == 2) continue;
+    Val v = {VAL_VAR, 0, herd_uf_find(parent, es->ev[es->reads[i]].hv)};
+    g->vals[s] = v;
+    g->vstate[s] = 2;
+  }
+  free(parent);
+  free(rank);
+  return true;
 }

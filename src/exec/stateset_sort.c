@@ -162,9 +162,11 @@ void outcome_free(Outcome *o) {
 }
 
 int engine_val_cmp(const Program *p, Val a, Val b) {
-  int ka = a.kind == VAL_INT ? 0 : a.kind == VAL_ADDR ? 1 : 2;
-  int kb = b.kind == VAL_INT ? 0 : b.kind == VAL_ADDR ? 1 : 2;
+  /* herd's unsolved variables sort first, by number */
+  int ka = a.kind == VAL_VAR ? -1 : a.kind == VAL_INT ? 0 : a.kind == VAL_ADDR ? 1 : 2;
+  int kb = b.kind == VAL_VAR ? -1 : b.kind == VAL_INT ? 0 : b.kind == VAL_ADDR ? 1 : 2;
   if (ka != kb) return ka - kb;
+  if (ka == -1) return (a.num > b.num) - (a.num < b.num);
   if (ka == 0) return (a.num > b.num) - (a.num < b.num);
   if (ka == 1) {
     int c = strcmp(intern_name(&p->syms, a.sym), intern_name(&p->syms, b.sym));

@@ -29,6 +29,9 @@ static uint64_t zext(uint64_t x, int width) {
 static bool truthy(Val v) { return !(v.kind == VAL_INT && v.num == 0); }
 
 bool sym_apply(SymOp op, int width, Val a, Val b, Val c3, Val *out) {
+  /* an operation on an unsolved variable leaves herd an equation: the
+   * candidate is dropped (solve.c) */
+  if (a.kind == VAL_VAR || b.kind == VAL_VAR || c3.kind == VAL_VAR) return false;
   bool ints = a.kind == VAL_INT && b.kind == VAL_INT;
   uint64_t x = (uint64_t)a.num, y = (uint64_t)b.num;
   int64_t r = 0;
@@ -162,4 +165,21 @@ int tag_find(const TagTable *t, const char *name) {
   for (int i = 0; i < t->count; i++)
     if (t->names[i][0] == name[0] && __builtin_strcmp(t->names[i], name) == 0) return i;
   return -1;
+}
+
+int herd_uf_find(int *parent, int x) {
+  while (parent[x] != x) x = parent[x] = parent[parent[x]];
+  return x;
+}
+
+void herd_uf_join(int *parent, unsigned char *rank, int a, int b) {
+  a = herd_uf_find(parent, a);
+  b = herd_uf_find(parent, b);
+  if (a == b) return;
+  if (rank[a] < rank[b]) {
+    parent[a] = b;
+  } else {
+    parent[b] = a;
+    if (rank[a] == rank[b]) rank[a]++;
+  }
 }

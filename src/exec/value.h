@@ -6,8 +6,10 @@
  * execution of a thread, the value of every memory read is unknown until
  * reads-from is chosen, so values are expressions (SymExpr) over the reads
  * of the same thread.  They are evaluated once per rf choice; an
- * expression whose inputs form a cycle through rf (out of thin air) has no
- * value and discards the candidate, as herd7's equation solver does.
+ * expression whose inputs form a cycle through rf (out of thin air) with
+ * an operation on it has no value and discards the candidate, as herd7's
+ * equation solver does; a value only copied round it is herd's unsolved
+ * variable (VAL_VAR, solve.c).
  */
 #ifndef CORRAL_VALUE_H
 #define CORRAL_VALUE_H
@@ -15,7 +17,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef enum ValKind { VAL_INT, VAL_ADDR, VAL_LABEL } ValKind;
+/* VAL_VAR: a value herd7 leaves unsolved, its variable S<num> (a value
+ * read out of thin air, solve.c); it equals only itself. */
+typedef enum ValKind { VAL_INT, VAL_ADDR, VAL_LABEL, VAL_VAR } ValKind;
 
 /* No padding: states are hashed and compared as bytes. */
 typedef struct Val {
@@ -66,7 +70,14 @@ typedef struct SymNode {
   uint8_t op;
   uint8_t width;    /* S_MASK, S_SEXT: bits; arithmetic: the arch width */
   int32_t a, b, c;  /* operand syms; S_READ: a = event id */
-  Val k;            /* S_CONST */
+  Val k;            /* S_CONST; S_MASK, S_SEXT: k.num = 1 when herd7
+                       computes nothing there (sem_load_extend) */
 } SymNode;
+
+/* herd7's union-find over its variables (values-and-loops.md §1.4.2):
+ * the class of x; joining a := b ranks the roots, the left one winning a
+ * tie.  parent[i] = i and rank[i] = 0 at the start of each solve. */
+int herd_uf_find(int *parent, int x);
+void herd_uf_join(int *parent, unsigned char *rank, int a, int b);
 
 #endif

@@ -47,6 +47,9 @@ void herd_print_value(const Program *p, const DispLoc *d, Val v, bool hexa,
   case VAL_LABEL:
     sb_printf(out, "label:\"P%d:%s\"", v.sym, intern_name(&p->labels, (int)v.num));
     return;
+  case VAL_VAR:
+    sb_printf(out, "S%lld", (long long)v.num);
+    return;
   }
 }
 
