@@ -235,6 +235,7 @@ static void compute_candidates(Engine *g, Shared *sh, Arena *a) {
   sh->ncands = ARENA_NEWN(a, int, es->nreads + 1);
   Word *iico = ARENA_NEWN(a, Word, rel_words(es->full));
   rel_or(es->full, iico, es->iico_data, es->iico_ctrl);
+  rel_or(es->full, iico, iico, es->iico_order);
   rel_closure(es->full, iico);
   for (int i = 0; i < es->nreads; i++) {
     int r = es->reads[i];

@@ -122,6 +122,7 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
   Dim d = es->full;
   es->iico_data = ARENA_NEWN(a, Word, rel_words(d));
   es->iico_ctrl = ARENA_NEWN(a, Word, rel_words(d));
+  es->iico_order = ARENA_NEWN(a, Word, rel_words(d));
   es->rf_reg = ARENA_NEWN(a, Word, rel_words(d));
   es->po_full = ARENA_NEWN(a, Word, rel_words(d));
   es->cctrl = ARENA_NEWN(a, Word, rel_words(d));
@@ -131,6 +132,8 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
       rel_set(d, es->iico_data, map[t][tp->iico_data[i].a], map[t][tp->iico_data[i].b]);
     for (int i = 0; i < tp->n_iico_ctrl; i++)
       rel_set(d, es->iico_ctrl, map[t][tp->iico_ctrl[i].a], map[t][tp->iico_ctrl[i].b]);
+    for (int i = 0; i < tp->n_iico_order; i++)
+      rel_set(d, es->iico_order, map[t][tp->iico_order[i].a], map[t][tp->iico_order[i].b]);
     for (int i = 0; i < tp->n_rf_reg; i++)
       rel_set(d, es->rf_reg, map[t][tp->rf_reg[i].a], map[t][tp->rf_reg[i].b]);
     for (int i = 0; i < tp->n_cctrl; i++)
@@ -148,6 +151,7 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
     }
     rel_or(d, es->po_full, es->po_full, es->iico_data);
     rel_or(d, es->po_full, es->po_full, es->iico_ctrl);
+    rel_or(d, es->po_full, es->po_full, es->iico_order);
     rel_closure(d, es->po_full);
   }
   /* po: same thread, earlier instruction instance. */
@@ -240,11 +244,13 @@ void es_deps(const EventStructure *es, Deps *out, Arena *a) {
   /* ctrl: load -dd-> commit, then po (bcc) or iico (predicated) */
   Word *po_iico = NEWREL();
   rel_or(d, po_iico, es->iico_data, es->iico_ctrl);
+  rel_or(d, po_iico, po_iico, es->iico_order);
   rel_closure(d, po_iico);
   rel_or(d, po_iico, po_iico, es->po_full);
   Word *ctrl1 = NEWREL(), *ctrl2 = NEWREL(), *iico_all = NEWREL();
   restrict_by(es, ctrl1, po_iico, p_bcc, p_relevant);
   rel_or(d, iico_all, es->iico_data, es->iico_ctrl);
+  rel_or(d, iico_all, iico_all, es->iico_order);
   rel_closure(d, iico_all);
   restrict_by(es, ctrl2, iico_all, p_pred, p_relevant);
   rel_or(d, ctrl1, ctrl1, ctrl2);

@@ -86,8 +86,8 @@ typedef struct ThreadPath {
   int nev;
   SymNode *nodes;       /* expressions; S_READ refers to local event ids */
   int nnodes;
-  Edge *iico_data, *iico_ctrl, *rf_reg;
-  int n_iico_data, n_iico_ctrl, n_rf_reg;
+  Edge *iico_data, *iico_ctrl, *iico_order, *rf_reg;
+  int n_iico_data, n_iico_ctrl, n_iico_order, n_rf_reg;
   Edge *cctrl;          /* C: condition event -> event in a branch of its if */
   int n_cctrl;
   Edge *seq;            /* C: sequencing inside a statement beyond data flow
@@ -129,6 +129,7 @@ typedef struct EventStructure {
   /* Full-dimension relations (over all n events). */
   Dim full;
   Word *iico_data, *iico_ctrl, *rf_reg, *po_full;
+  Word *iico_order;     /* herd's intra_causality_order (SWP) */
   Word *cctrl;          /* C: see ThreadPath.cctrl */
   bool is_c;            /* a C test: statement-level po and dependencies */
   /* Memory reads and writes (event ids), in order. */

@@ -20,7 +20,7 @@ typedef enum Pd {
   /* relations */
   PD_ID, PD_LOC, PD_INT, PD_EXT, PD_PO, PD_RF, PD_RMW, PD_AMO, PD_ADDR,
   PD_DATA, PD_CTRL, PD_DEPEND, PD_CONTROL, PD_SM, PD_IICO_DATA,
-  PD_IICO_CTRL, PD_RF_REG, PD_PCO, PD_SAME_INSTANCE, PD_SAME_STATIC,
+  PD_IICO_CTRL, PD_IICO_ORDER, PD_RF_REG, PD_PCO, PD_SAME_INSTANCE, PD_SAME_STATIC,
   PD_EMPTY_REL,
   PD_COUNT,
   PD_TAG = 1000, /* + bit index: an architecture set from the tag table */
@@ -45,7 +45,7 @@ static const struct {
     {"T", PD_EMPTY_SET},    {"TLBI", PD_EMPTY_SET}, {"DC.CVAU", PD_EMPTY_SET},
     {"IC.IVAU", PD_EMPTY_SET}, {"IC.IALLU", PD_EMPTY_SET},
     {"IC.IALLUIS", PD_EMPTY_SET}, {"same-low-order-bits", PD_EMPTY_REL},
-    {"iico_order", PD_EMPTY_REL}, {"FAULT", PD_EMPTY_SET},
+    {"iico_order", PD_IICO_ORDER}, {"FAULT", PD_EMPTY_SET},
     {"FAULT-RD", PD_EMPTY_SET}, {"FAULT-WR", PD_EMPTY_SET},
     {"EXC-ENTRY", PD_EMPTY_SET}, {"EXC-RET", PD_EMPTY_SET},
     {"SPURIOUS", PD_EMPTY_SET},
@@ -187,7 +187,8 @@ static Value *rmw_rel(Engine *g, int stage, bool amo_only) {
       if (same_instr_only && !same_inst) continue;
       if (!same_inst && er->inst > ew->inst) continue;
       if (same_inst && !rel_get(es->full, es->iico_data, r, w) &&
-          !rel_get(es->full, es->iico_ctrl, r, w) && r > w)
+          !rel_get(es->full, es->iico_ctrl, r, w) &&
+          !rel_get(es->full, es->iico_order, r, w) && r > w)
         continue;
       Val lr, lw;
       if (!ev_loc(g, r, &lr) || !ev_loc(g, w, &lw) || !val_eq(lr, lw)) continue;
@@ -338,6 +339,8 @@ static Value *compute_pd(Engine *g, int pd, int stage) {
     return project(g, stage, es->iico_data);
   case PD_IICO_CTRL:
     return project(g, stage, es->iico_ctrl);
+  case PD_IICO_ORDER:
+    return project(g, stage, es->iico_order);
   case PD_RF_REG:
     return project(g, stage, es->rf_reg);
   case PD_PCO: {

@@ -48,7 +48,7 @@ struct SemCtx {
   /* Path state (append-only vectors and small state). */
   VEC(Event) ev;
   VEC(SymNode) nodes;
-  EdgeVec iico_data, iico_ctrl, rf_reg, cctrl, seq;
+  EdgeVec iico_data, iico_ctrl, iico_order, rf_reg, cctrl, seq;
   VEC(int) csrc;             /* C control scopes: -1 opens a scope, then
                                 the events its condition was read from */
   VEC(Sym) assume;
@@ -65,6 +65,7 @@ struct SemCtx {
   int code_index;
   int inst_first;            /* local id of its first event */
   uint64_t ctrl_from;        /* iico_ctrl sources for new events */
+  uint64_t order_from;       /* iico_order sources for the next event */
   uint64_t seq_from;         /* C: events sequenced before new events */
   int alt, nalts;
   Flow flow;
@@ -139,6 +140,11 @@ static int add_event(SemCtx *c, Event e, uint64_t deps) {
     Edge ed = {c->inst_first + __builtin_ctzll(d), id};
     vec_push(c->iico_ctrl, ed);
   }
+  for (uint64_t d = c->order_from; d; d &= d - 1) {
+    Edge ed = {c->inst_first + __builtin_ctzll(d), id};
+    vec_push(c->iico_order, ed);
+  }
+  c->order_from = 0;
   return id;
 }
 
@@ -478,6 +484,10 @@ SVal sem_commit(SemCtx *c, SVal cond, uint32_t kind, uint64_t tags) {
 
 void sem_ctrl_dep(SemCtx *c, SVal from) { c->ctrl_from |= from.deps; }
 
+void sem_ctrl_reset(SemCtx *c) { c->ctrl_from = 0; }
+
+void sem_order_dep(SemCtx *c, SVal from) { c->order_from |= from.deps; }
+
 void sem_order_after(SemCtx *c, SVal from) { c->seq_from |= from.deps; }
 
 void sem_ctrl_push(SemCtx *c, SVal cond) {
@@ -556,7 +566,7 @@ const Program *sem_program(const SemCtx *c) { return c->prog; }
 /* ----------------------------------------------------- path exploration */
 
 typedef struct Mark {
-  int nev, nnodes, ndata, nctrl, nrf, nassume, ninsts, ncctrl, ncsrc, nseq, nregeq;
+  int nev, nnodes, ndata, nctrl, norder, nrf, nassume, ninsts, ncctrl, ncsrc, nseq, nregeq;
   int *csrc;
   bool has_resv;
   SVal resv_addr;
@@ -570,6 +580,7 @@ static void mark_save(SemCtx *c, Mark *m, Arena *scratch) {
   m->nnodes = c->nodes.len;
   m->ndata = c->iico_data.len;
   m->nctrl = c->iico_ctrl.len;
+  m->norder = c->iico_order.len;
   m->nrf = c->rf_reg.len;
   m->ncctrl = c->cctrl.len;
   m->nseq = c->seq.len;
@@ -594,6 +605,7 @@ static void mark_restore(SemCtx *c, const Mark *m) {
   c->nodes.len = m->nnodes;
   c->iico_data.len = m->ndata;
   c->iico_ctrl.len = m->nctrl;
+  c->iico_order.len = m->norder;
   c->rf_reg.len = m->nrf;
   c->cctrl.len = m->ncctrl;
   c->seq.len = m->nseq;
@@ -634,6 +646,8 @@ static void emit_path(SemCtx *c, bool cutoff, const char *label) {
   p.n_iico_data = c->iico_data.len;
   COPY_OUT(p.iico_ctrl, c->iico_ctrl, Edge);
   p.n_iico_ctrl = c->iico_ctrl.len;
+  COPY_OUT(p.iico_order, c->iico_order, Edge);
+  p.n_iico_order = c->iico_order.len;
   COPY_OUT(p.rf_reg, c->rf_reg, Edge);
   p.n_rf_reg = c->rf_reg.len;
   COPY_OUT(p.cctrl, c->cctrl, Edge);
@@ -690,7 +704,7 @@ static void goto_label(SemCtx *c, int from, const char *target,
     if (++c->backjumps[to] > c->unroll) {
       /* The unrolling bound: this path ends here, cut off. */
       c->inst_first = c->ev.len;
-      c->ctrl_from = 0;
+      c->ctrl_from = c->order_from = 0;
       add_event(c, blank_event(EV_CUTOFF), 0);
       /* herd names a C loop's cut-off after its statement */
       emit_path(c, true, isa_has(c->prog->test->arch, ISA_LANGUAGE) ? "While" : target);
@@ -711,7 +725,7 @@ static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
     c->ins = ins;
     c->code_index = pc;
     c->inst_first = c->ev.len;
-    c->ctrl_from = 0;
+    c->ctrl_from = c->order_from = 0;
     c->seq_from = 0;
     c->alt = alt;
     c->nalts = 1;
@@ -821,6 +835,7 @@ ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out) {
   vec_free(c.nodes);
   vec_free(c.iico_data);
   vec_free(c.iico_ctrl);
+  vec_free(c.iico_order);
   vec_free(c.rf_reg);
   vec_free(c.cctrl);
   vec_free(c.seq);

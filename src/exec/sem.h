@@ -95,6 +95,13 @@ SVal sem_commit(SemCtx *c, SVal cond, uint32_t kind, uint64_t tags);
 /* Events created after this call, until the end of the instruction, get
  * iico_ctrl edges from the events of `from`. */
 void sem_ctrl_dep(SemCtx *c, SVal from);
+/* Events created after this call get no more iico_ctrl edges (until the
+ * next sem_ctrl_dep). */
+void sem_ctrl_reset(SemCtx *c);
+/* The next event created is iico_order-after the events of `from`: an
+ * order with neither data nor control (herd's SWP: its write after its
+ * read). */
+void sem_order_dep(SemCtx *c, SVal from);
 
 /* C: events created after this call, until the end of the statement, are
  * sequenced (po) after the events of `from`. */

@@ -25,11 +25,11 @@
  * (the same store-conditional structure as RISC-V, sem_riscv.c): LDXR
  * writes the address there; STXR reads and clears it, then fails (Ws <- 1,
  * no write) or succeeds (a write at an address equal to the reservation,
- * Ws <- 0, the write controlling the status write).
+ * Ws <- 0; unlike RISC-V's, no edge reaches Ws: see store_excl()).
  *
  * CAS is a predicated instruction with five alternatives (see cas()).
- * SWP's write is iico-after its read (a control edge), so that the read
- * cannot read from it.
+ * SWP's write is iico-after its read (iico_order, as herd's swp_or_amo),
+ * so that the read cannot read from it.
  */
 #include "../litmus/aarch64.h"
 #include "sem.h"
@@ -140,7 +140,11 @@ static void store(SemCtx *c, const Instr *ins, uint64_t tags) {
 
 /* STXR / STLXR Ws,Rt,[Xn] and STXP / STLXP Ws,Rt1,Rt2,[Xn]: alternative
  * 0 fails, 1 succeeds (a write, two for a pair, at an address equal to
- * the reservation). */
+ * the reservation).  Edges as herd's riscv_sc (event.ml) with AArch64's
+ * defaults (variant.ml: no SwitchDepScWrite, no SwitchDepScResult): the
+ * reservation read controls its clearing and the write (for a pair, the
+ * reads of its data registers too), the write takes data from Xn and Rt,
+ * and Ws depends on nothing. */
 static void store_excl(SemCtx *c, const Instr *ins, bool rel) {
   const Operand *o = ins->ops;
   bool pair = ins->op == AA_STXP;
@@ -149,23 +153,19 @@ static void store_excl(SemCtx *c, const Instr *ins, bool rel) {
   /* STXR reads its data register first; STXP its two only on success */
   SVal v = pair ? sem_int(c, 0) : rd_val(c, &o[1]);
   SVal a = rd_ord(c, o[pair ? 3 : 2].reg);
-  SVal cleared = sem_int(c, 0);
-  cleared.deps = a.deps | resa.deps;
-  sem_write_reg(c, AA_RESADDR, cleared);
+  sem_ctrl_dep(c, resa);
+  sem_write_reg(c, AA_RESADDR, sem_int(c, 0));
   if (sem_choose(c, 2) == 0) {
+    sem_ctrl_reset(c);
     wr_val(c, &o[0], sem_int(c, 1));
     return;
   }
   sem_assume(c, sem_op(c, S_EQ, a, resa));
-  SVal addr = a;
-  addr.deps |= resa.deps;
   uint64_t tags = sem_tag(c, "X") | (rel ? sem_tag(c, "L") : 0);
-  SVal w = sem_store(c, addr, pair ? rd_val(c, &o[1]) : v, n, tags);
-  if (pair)
-    w.deps |= sem_store(c, sem_op(c, S_ADD, addr, sem_int(c, n)), rd_val(c, &o[2]), n,
-                        tags).deps;
-  sem_ctrl_dep(c, w);
-  wr_val(c, &o[0], cleared);
+  sem_store(c, a, pair ? rd_val(c, &o[1]) : v, n, tags);
+  if (pair) sem_store(c, sem_op(c, S_ADD, a, sem_int(c, n)), rd_val(c, &o[2]), n, tags);
+  sem_ctrl_reset(c);
+  wr_val(c, &o[0], sem_int(c, 0));
 }
 
 /* ------------------------------------------------------------- atomics */
@@ -208,7 +208,7 @@ static void rmw(SemCtx *c, const Instr *ins) {
   SVal old = sem_load(c, a, access_size(ins), read_tags(c, ins, noret));
   SVal nv = v;
   if (ins->op == AA_SWP)
-    sem_ctrl_dep(c, old); /* the write follows the read (iico) */
+    sem_order_dep(c, old); /* the write follows the read: herd's iico_order */
   else
     nv = aop_value(c, AA_FLAG_AOP(ins->flags), old, v);
   sem_store(c, a, nv, access_size(ins), write_tags(c, ins));

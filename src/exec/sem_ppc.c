@@ -216,14 +216,21 @@ static void exec_ppc(SemCtx *c, const Instr *ins) {
     int rsize;
     bool has = sem_reservation(c, &resv, &rsize);
     sem_clear_reservation(c);
-    /* alternative 0: failure; 1: success at the reserved address */
+    /* alternative 0: failure; 1: success at the reserved address.  As in
+     * herd (PPCSem.ml, Pstwcx), everything after the register reads
+     * depends on all of them: CR0 takes data from rS, rA and rB. */
+    uint64_t all = v.deps | a.deps | b.deps;
+    SVal cr = sem_int(c, 0);
+    cr.deps = all;
     if (sem_choose(c, has ? 2 : 1) == 0) {
-      sem_write_reg(c, PPC_CR0, sem_int(c, 0));
+      sem_write_reg(c, PPC_CR0, cr);
       return;
     }
     sem_assume(c, sem_op(c, S_EQ, ea, resv));
     sem_store(c, ea, v, 4, sem_tag(c, "X"));
-    sem_write_reg(c, PPC_CR0, sem_int(c, CR_EQ));
+    cr = sem_int(c, CR_EQ);
+    cr.deps = all;
+    sem_write_reg(c, PPC_CR0, cr);
     return;
   }
   case PPC_CMPW: case PPC_CMPLW: {

@@ -13,8 +13,11 @@
  * lr and sc go through the reservation register RISCV_RESADDR, as in
  * herd: lr writes the address there; sc reads it and clears it, then
  * either fails (rd <- 1, no write) or succeeds (a write at an address that
- * must equal the reservation, rd <- 0).  The successful write controls
- * (iico_ctrl) the write of rd, so what depends on rd depends on the write.
+ * must equal the reservation, rd <- 0).  Edges as herd's riscv_sc
+ * (event.ml) with RISC-V's defaults: the reservation read controls its
+ * clearing and the write; the write takes data from the address and data
+ * registers; a success's rd takes data from the address register and is
+ * controlled by the write, so what depends on rd depends on the write.
  */
 #include "../litmus/riscv.h"
 #include "sem.h"
@@ -126,23 +129,25 @@ static void store_conditional(SemCtx *c, const Instr *ins) {
   SVal resa = sem_read_reg(c, RISCV_RESADDR);
   SVal v = rd_reg(c, &o[1]);
   SVal a = rd_reg(c, &o[2]);
-  SVal from = sem_int(c, 0);
-  from.deps = a.deps | resa.deps;
-  sem_write_reg(c, RISCV_RESADDR, from); /* the reservation is cleared */
+  sem_ctrl_dep(c, resa);
+  sem_write_reg(c, RISCV_RESADDR, sem_int(c, 0)); /* the reservation is cleared */
   if (sem_program(c)->mixed && !mixed_sc_can_succeed(c, ins)) {
+    sem_ctrl_reset(c);
     wr_reg(c, &o[0], sem_int(c, 1));
     return;
   }
   if (sem_choose(c, 2) == 0) {
+    sem_ctrl_reset(c);
     wr_reg(c, &o[0], sem_int(c, 1));
     return;
   }
   sem_assume(c, sem_op(c, S_EQ, a, resa));
-  SVal addr = a;
-  addr.deps |= resa.deps;
-  SVal w = sem_store(c, addr, v, access_size(ins), annot(c, ins, true));
+  SVal w = sem_store(c, a, v, access_size(ins), annot(c, ins, true));
+  sem_ctrl_reset(c);
   sem_ctrl_dep(c, w);
-  wr_reg(c, &o[0], from);
+  SVal ok = sem_int(c, 0);
+  ok.deps = a.deps;
+  wr_reg(c, &o[0], ok);
 }
 
 static void branch(SemCtx *c, const Instr *ins) {

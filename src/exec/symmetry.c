@@ -19,6 +19,7 @@ static bool same_shape(const Engine *g, const int *a, const int *b, int n) {
     for (int j = 0; j < n; j++) {
       if (rel_get(d, es->iico_data, a[i], a[j]) != rel_get(d, es->iico_data, b[i], b[j]) ||
           rel_get(d, es->iico_ctrl, a[i], a[j]) != rel_get(d, es->iico_ctrl, b[i], b[j]) ||
+          rel_get(d, es->iico_order, a[i], a[j]) != rel_get(d, es->iico_order, b[i], b[j]) ||
           rel_get(d, es->rf_reg, a[i], a[j]) != rel_get(d, es->rf_reg, b[i], b[j]))
         return false;
     }

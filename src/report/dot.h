@@ -90,7 +90,7 @@ typedef struct DotNode {
 } DotNode;
 
 typedef enum DotEdgeKind {
-  DOT_E_IICO, DOT_E_IICO_CTRL, DOT_E_PO, DOT_E_RF, DOT_E_INITRF, DOT_E_FINALRF, DOT_E_REL
+  DOT_E_IICO, DOT_E_IICO_CTRL, DOT_E_IICO_ORDER, DOT_E_PO, DOT_E_RF, DOT_E_INITRF, DOT_E_FINALRF, DOT_E_REL
 } DotEdgeKind;
 
 typedef struct DotEdge {

@@ -434,7 +434,8 @@ static void po_edges(Builder *b, const DotExec *x, bool avoid_covered) {
   for (int a = 0; a < es->n; a++)
     for (int c = 0; c < es->n; c++)
       if (b->node[a] >= 0 && b->node[c] >= 0 &&
-          (rel_get(f, es->iico_data, a, c) || rel_get(f, es->iico_ctrl, a, c)))
+          (rel_get(f, es->iico_data, a, c) || rel_get(f, es->iico_ctrl, a, c) ||
+           rel_get(f, es->iico_order, a, c)))
         rel_set(f, ii, a, c);
   rel_closure(f, ii);
   int *ev_of = xmalloc(sizeof(int) * (size_t)(x->nnodes + 1));
@@ -520,6 +521,7 @@ static void capture(DotRun *r, const ExecView *v) {
       if (b.node[a] >= 0 && b.node[c] >= 0) {
         if (rel_get(f, es->iico_data, a, c)) add_edge(&b, a, c, "iico_data", DOT_E_IICO);
         if (rel_get(f, es->iico_ctrl, a, c)) add_edge(&b, a, c, "iico_ctrl", DOT_E_IICO_CTRL);
+        if (rel_get(f, es->iico_order, a, c)) add_edge(&b, a, c, "iico_order", DOT_E_IICO_ORDER);
       }
 
   /* the relations shown, reduced unless -showraw */

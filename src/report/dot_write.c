@@ -35,6 +35,7 @@ static bool style_of(const char *label, EdgeStyle *out) {
       {" vo: seq ", "magenta"},
       {" po po: iico iico_data CY ", "black"},
       {" iico_ctrl ", "grey"},
+      {" iico_order ", "darkgrey"},
       {" grf A/B: ppo-ext: ppoext membar: poloc w*w* ppo-direct ", "brown"},
       {" ppo-sela ", "#00b000"},
       {" fr ", "#ffa040"},
@@ -386,6 +387,7 @@ void dot_write_exec(const DotOpts *o, const char *legend, const DotExec *x, bool
   edges_of_kind(&w, DOT_E_IICO, DOT_E_IICO);
   sb_puts(b, "\n/* the intra_causality_control edges */\n");
   edges_of_kind(&w, DOT_E_IICO_CTRL, DOT_E_IICO_CTRL);
+  edges_of_kind(&w, DOT_E_IICO_ORDER, DOT_E_IICO_ORDER); /* herd: same section */
   if (o->showpo) {
     sb_puts(b, "\n/* the poi edges */\n");
     edges_of_kind(&w, DOT_E_PO, DOT_E_PO);
