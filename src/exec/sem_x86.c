@@ -150,13 +150,15 @@ static void exchange(X86Ctx *x, const Instr *ins) {
   SVal a0, a1;
   SVal v0 = read_op(x, &ins->ops[0], &a0);
   SVal v1 = read_op(x, &ins->ops[1], &a1);
-  /* herd7 sequences the reads before the writes of an exchange, so the
-   * memory write is iico-after the memory read and cannot feed it. */
-  SVal w0 = v1, w1 = v0;
-  w0.deps |= v0.deps;
-  w1.deps |= v1.deps;
-  write_op(x, &ins->ops[0], w0, is_mem(&ins->ops[0]) ? &a0 : NULL);
-  write_op(x, &ins->ops[1], w1, is_mem(&ins->ops[1]) ? &a1 : NULL);
+  /* herd7's exch (event.ml): each operand's write takes data from the
+   * other operand's read and is controlled (iico_ctrl) by its own read, so
+   * the memory write is iico-after the memory read and cannot feed it. */
+  sem_ctrl_dep(x->c, v0);
+  write_op(x, &ins->ops[0], v1, is_mem(&ins->ops[0]) ? &a0 : NULL);
+  sem_ctrl_reset(x->c);
+  sem_ctrl_dep(x->c, v1);
+  write_op(x, &ins->ops[1], v0, is_mem(&ins->ops[1]) ? &a1 : NULL);
+  sem_ctrl_reset(x->c);
 }
 
 static void xchg(X86Ctx *x, const Instr *ins) {
