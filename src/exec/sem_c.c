@@ -110,7 +110,9 @@ static SVal eval_rmw(CEval *x, const CNode *n) {
       return old;
     }
     SVal old = rmw_read(x, n, addr);
+    sem_ctrl_dep(c, old); /* herd's linux_exch: the read controls the write */
     rmw_write(x, n, addr, v);
+    sem_ctrl_reset(c); /* the write alone */
     return old;
   }
   case CK_FETCHOP:
@@ -133,7 +135,12 @@ static SVal eval_rmw(CEval *x, const CNode *n) {
     SVal old = rmw_read(x, n, addr);
     if (alt == 0) {
       sem_assume(c, sem_op(c, S_EQ, old, v));
+      /* herd's linux_cmpexch_ok: the read and the expected value control
+       * the write */
+      sem_ctrl_dep(c, old);
+      sem_ctrl_dep(c, v);
       rmw_write(x, n, addr, w);
+      sem_ctrl_reset(c); /* the write alone */
     } else {
       sem_assume(c, sem_op(c, S_NE, old, v));
     }
@@ -145,7 +152,9 @@ static SVal eval_rmw(CEval *x, const CNode *n) {
     SVal old = rmw_read(x, n, addr);
     if (alt == 0) {
       sem_assume(c, sem_op(c, S_NE, old, u));
+      sem_ctrl_dep(c, u); /* herd's linux_add_unless_ok: u controls the write */
       rmw_write(x, n, addr, sem_op(c, S_ADD, old, v));
+      sem_ctrl_reset(c); /* the write alone */
       return sem_int(c, 1);
     }
     sem_assume(c, sem_op(c, S_EQ, old, u));
