@@ -228,6 +228,8 @@ SVal sem_load_extend(SemCtx *c, SVal a, int bits, bool is_signed) {
   return r;
 }
 
+void sem_herd_var(SemCtx *c) { ++c->prog->hvars; }
+
 uint64_t sem_tag(SemCtx *c, const char *name) {
   int b = tag_bit(&c->prog->tags, name);
   if (b < 0) sem_error(c, "too many distinct annotations in one test");

@@ -53,6 +53,10 @@ SVal sem_sext(SemCtx *c, SVal a, int bits);   /* sign-extend from bits */
  * computes nothing (PPC lwz): no herd variable, and a value copied
  * through it is still a copy for the solver (solve.c). */
 SVal sem_load_extend(SemCtx *c, SVal a, int bits, bool is_signed);
+/* herd makes a variable here that corral's semantics does without (X86_64
+ * reads a register's old value before it writes the register): counted,
+ * so that unsolved values print with herd's numbers S<n>. */
+void sem_herd_var(SemCtx *c);
 bool sem_is_const(SemCtx *c, SVal a, Val *out);
 
 /* Registers: a register-read / register-write event each. */

@@ -41,6 +41,8 @@ static SVal read_reg_view(X86Ctx *x, int reg, int view) {
 
 static void write_reg_view(X86Ctx *x, int reg, int view, SVal v) {
   if (x->is64 && view_bits(view) < 64) v = sem_mask(x->c, v, view_bits(view));
+  /* herd's X86_64 write_reg reads the register's old value first */
+  if (x->is64) sem_herd_var(x->c);
   sem_write_reg(x->c, reg, v);
 }
 
