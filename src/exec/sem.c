@@ -362,7 +362,7 @@ static SVal mixed_load(SemCtx *c, SVal addr, int size, uint64_t tags) {
 static SVal cell_addr(SemCtx *c, SVal addr) {
   Val a, cell;
   if (sem_is_const(c, addr, &a) && program_cell(c->prog, a, &cell)) {
-    SVal r = {const_node(c, cell), addr.deps, addr.unk};
+    SVal r = {const_node(c, cell), addr.deps, addr.unk, addr.hv};
     return r;
   }
   return addr;
