@@ -19,7 +19,9 @@ mkdir -p "$seeds/litmus" "$seeds/cat" "$seeds/cfg" "$seeds/def"
 cp tests/fuzz/*.def "$seeds/def/"
 cp tests/fuzz/*.litmus "$seeds/litmus/"
 cp tests/litmus/*.litmus tests/bad/*.litmus examples/*.litmus "$seeds/litmus/" 2>/dev/null || true
-cp models/*.cat tests/bad/*.cat "$seeds/cat/" 2>/dev/null || true
+# models, bad models (a recursive procedure, an endless include: issue 32)
+# and tests/fuzz/*.cat (a chain of lets)
+cp models/*.cat tests/bad/*.cat tests/fuzz/*.cat "$seeds/cat/" 2>/dev/null || true
 if [ -d ../shared/conformance ]; then
   ls ../shared/conformance/suites/*/*.litmus | awk 'NR % 20 == 1' | while read -r f; do
     cp "$f" "$seeds/litmus/$(echo "$f" | tr '/' '_')"; done
