@@ -84,6 +84,9 @@ void corral_options_set_stream(corral_options *o, FILE *to);
 /* What to print once before the first result: the TSV column names with
  * -format tsv, else NULL. */
 const char *corral_output_header(const corral_options *o);
+/* -maxmemory: the bound, in bytes, of the address space the program
+ * should set (setrlimit RLIMIT_AS) before it runs tests; 0: none. */
+unsigned long long corral_memory_bound(const corral_options *o);
 
 /* One test given as text, for programs that embed libcorral (corral
  * serve): nothing is read or written but the model files. */

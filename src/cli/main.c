@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -120,6 +121,16 @@ int cli_parse(CliArgs *a, int argc, char **argv, int from, bool cats) {
 
 int cli_start(CliArgs *a, int argc, char **argv, int from, bool cats) {
   int rc = cli_parse(a, argc, argv, from, cats);
+  if (rc == 0 && corral_memory_bound(a->o)) {
+    /* -maxmemory: a bound of the address space; past it an allocation
+     * fails and corral stops with "out of memory" */
+    struct rlimit rl;
+    rlim_t want = (rlim_t)corral_memory_bound(a->o);
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && (rl.rlim_max == RLIM_INFINITY || want <= rl.rlim_max)) {
+      rl.rlim_cur = want;
+      setrlimit(RLIMIT_AS, &rl);
+    }
+  }
   if (rc == 0) return -1;
   cli_free(a);
   return rc < 0 ? 0 : rc;

@@ -120,7 +120,9 @@ static int o_maxcand(corral_options *o, const char *n, const char *a, char **m) 
   char *end;
   errno = 0;
   unsigned long long v = strtoull(a, &end, 10);
-  if (*a == 0 || *end || errno) return fail(m, "option %s: wrong argument '%s'", n, a);
+  /* (strtoull takes "-1" as the largest number) */
+  if (*a == 0 || *end || errno || strchr(a, '-'))
+    return fail(m, "option %s: wrong argument '%s' (expected a number of candidates)", n, a);
   o->maxcandidates = v;
   return 0;
 }
@@ -136,8 +138,20 @@ static int o_jobs(corral_options *o, const char *n, const char *a, char **m) {
 static int o_timeout(corral_options *o, const char *n, const char *a, char **m) {
   char *end;
   double v = strtod(a, &end);
-  if (*a == 0 || *end || v < 0) return fail(m, "option %s: wrong argument '%s'", n, a);
+  if (*a == 0 || *end || !(v > 0) || v > 1e9) /* nan, inf and 0 too */
+    return fail(m, "option %s: wrong argument '%s' (expected a positive number of seconds)", n, a);
   o->timeout = v;
+  return 0;
+}
+unsigned long long corral_memory_bound(const corral_options *o) { return o->maxmemory << 20; }
+
+static int o_maxmemory(corral_options *o, const char *n, const char *a, char **m) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(a, &end, 10);
+  if (*a == 0 || *end || errno || strchr(a, '-') || v < 16 || v > (1ULL << 30))
+    return fail(m, "option %s: wrong argument '%s' (expected MiB, at least 16)", n, a);
+  o->maxmemory = v;
   return 0;
 }
 static int o_bool_field(corral_options *o, const char *n, const char *a, char **m) {
@@ -218,7 +232,7 @@ static const OptDef opts[] = {
     {"-skipchecks", 1, o_skip},      {"-skipcheck", 1, o_skip},
     {"-through", 1, o_through},      {"-speedcheck", 1, o_speedcheck},
     {"-unroll", 1, o_unroll},        {"-maxcandidates", 1, o_maxcand},
-    {"-timeout", 1, o_timeout},      {"-j", 1, o_jobs},      {"-checkfilter", 1, o_bool_field},
+    {"-timeout", 1, o_timeout},      {"-maxmemory", 1, o_maxmemory},      {"-j", 1, o_jobs},      {"-checkfilter", 1, o_bool_field},
     {"-archcheck", 1, o_bool_field}, {"-hexa", 1, o_bool_field},
     {"-candidates", 1, o_bool_field},{"-strictskip", 1, o_bool_field},
     {"-natives", 1, o_bool_field},
@@ -390,6 +404,7 @@ const char *corral_usage(void) {
          "  -hexa true|false         print values in hexadecimal\n"
          "  -candidates true|false   print the number of candidates\n"
          "  -maxcandidates N, -timeout SECS  bounds per test\n"
+         "  -maxmemory MIB           bound of the process's memory (address space)\n"
          "  -j N                     worker threads (default: online cores)\n"
          "  -explain                 say which check forbids the condition, and why,\n"
          "                           or how an execution reaches it\n"

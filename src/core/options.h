@@ -39,6 +39,7 @@ struct corral_options {
   int jobs;                /* worker threads per test */
   uint64_t maxcandidates;
   double timeout;
+  unsigned long long maxmemory; /* MiB of address space (corral's CLI sets it); 0: none */
   /* -explain, -explain-all, -explain-format (0 text, 1 json) */
   bool explain, explain_all;
   int explain_format;

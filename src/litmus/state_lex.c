@@ -136,6 +136,8 @@ static size_t lex_one(Parser *p, size_t i, size_t end, Tok *t) {
   fail(p, i, "unexpected character '%c'", s[0]);
 }
 
+enum { LEX_MAX_TOKENS = 1 << 20 };
+
 void lex_section(Parser *p, size_t i, size_t end, TokStream *ts) {
   memset(ts, 0, sizeof *ts);
   ts->p = p;
@@ -154,6 +156,10 @@ void lex_section(Parser *p, size_t i, size_t end, TokStream *ts) {
       APUSH(p->a, ts->toks, ts->n, ts->cap, t);
       return;
     }
+    /* an initial state or condition of millions of items would take
+     * gigabytes as tokens before its own bound is seen */
+    if (ts->n >= LEX_MAX_TOKENS)
+      fail(p, i, "section too large (over %d tokens)", LEX_MAX_TOKENS);
     t.len = lex_one(p, i, end, &t);
     if (t.kind == T_NAME || t.kind == T_NUM)
       t.s = arena_strndup(p->a, p->text + i, t.len);

@@ -17,7 +17,7 @@
 
 static CR_NORETURN void out_of_memory(size_t n) {
   fprintf(stderr, "corral: out of memory (allocating %zu bytes)\n", n);
-  abort();
+  exit(1); /* a bound (-maxmemory, the server's), not a bug: no core dump */
 }
 
 void *xmalloc(size_t n) {
@@ -74,7 +74,7 @@ void arena_free(Arena *a) {
 
 void *arena_alloc_slow(Arena *a, size_t n) {
   n = (n + 15) & ~(size_t)15;
-  if ((size_t)(a->end - a->cur) < n) {
+  if (!a->cur || (size_t)(a->end - a->cur) < n) {
     size_t sz = n > ARENA_CHUNK / 2 ? n : ARENA_CHUNK;
     ArenaChunk *c;
     if (sz == ARENA_CHUNK && a->spare) { /* reuse a chunk given back */

@@ -58,7 +58,9 @@ void *arena_alloc_slow(Arena *a, size_t n);
  * value per operation. */
 static inline void *arena_alloc(Arena *a, size_t n) {
   n = (n + 15) & ~(size_t)15;
-  if ((size_t)(a->end - a->cur) < n) return arena_alloc_slow(a, n);
+  /* <=: a request of 0 bytes from an arena with no chunk yet (cur NULL)
+   * takes the slow path too, rather than offsetting a null pointer */
+  if ((size_t)(a->end - a->cur) <= n) return arena_alloc_slow(a, n);
   void *p = a->cur;
   a->cur += n;
   a->total += n;
