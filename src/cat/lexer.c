@@ -123,6 +123,9 @@ static bool id_starts(const char *s) {
 
 static CR_NORETURN void bad_char(Lexer *lx) {
   unsigned char c = (unsigned char)*lx->p;
+  if (!strncmp(lx->p, "\xef\xbb\xbf", 3) && here(lx).line == 1 && here(lx).col == 1)
+    err_raise(lx->err, ERRK_SYNTAX, here(lx),
+              "the file starts with a UTF-8 byte order mark (BOM): remove it");
   if (c > 32 && c < 127)
     err_raise(lx->err, ERRK_SYNTAX, here(lx),
               "syntax error: unexpected character '%c'", c);
@@ -262,7 +265,7 @@ static void lex_string(Lexer *lx, Token *t) {
   while (*lx->p != '"') {
     if (*lx->p == '\0')
       err_raise(lx->err, ERRK_SYNTAX, t->pos,
-                "syntax error: unexpected end of file inside string");
+                "syntax error: unexpected end of file inside string (the string opened here is never closed)");
     if (*lx->p++ == '\n') {
       lx->line++;
       lx->line_start = lx->p;

@@ -115,6 +115,8 @@ static CatFile *load_file(CatModel *m, const char *name, SrcPos from, Err *err) 
   const char *path = refused ? NULL : cat_find_file(name, m->search, m->nsearch, &m->arena);
   if (!path) {
     if (from.file) err_raise(err, ERRK_IO, from, "cannot find file %s", name);
+    const char *why = path_not_file(name);
+    if (why) err_raise(err, ERRK_IO, from, "%s %s, not a model file", name, why);
     StrBuf b;
     sb_init(&b);
     for (int i = 0; i < m->nsearch; i++) sb_printf(&b, "%s%s", i ? ":" : "", m->search[i]);

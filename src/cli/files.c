@@ -161,7 +161,15 @@ static int add_list(Files *f, const char *arg, int depth) {
 
 static int add_arg(Files *f, const char *arg, int depth) {
   if (base_name(arg)[0] == '@' || arg[0] == '@') return add_list(f, arg, depth);
-  if (is_dir(arg)) return add_dir(f, arg, depth);
+  if (is_dir(arg)) {
+    int n0 = f->n, rc = add_dir(f, arg, depth);
+    /* an empty folder given by mistake: say so, rather than run nothing */
+    if (rc == 0 && f->n == n0) {
+      fprintf(stderr, "%s: error: no test (*.litmus) in this directory\n", arg);
+      return -1;
+    }
+    return rc;
+  }
   files_add(f, arg);
   return 0;
 }

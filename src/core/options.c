@@ -312,6 +312,8 @@ static int o_conf(corral_options *o, const char *n, const char *a, char **m) {
   if (o->conf_depth > 16)
     return fail(m, "configuration files nested too deeply (a cycle through %s?)%s", a, NULL);
   char *path = find_conf(o, a);
+  const char *why = path ? NULL : path_not_file(a);
+  if (why) return fail(m, "%s %s, not a configuration file", a, why);
   if (!path) return fail(m, "Cannot find file %s%s", a, NULL);
   size_t len;
   char *text = read_file(path, &len);

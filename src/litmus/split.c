@@ -43,6 +43,8 @@ static const char *clean_name(Parser *p, const char *name) {
 static size_t parse_header(Parser *p) {
   const char *s = p->text;
   size_t i = 0, end = p->len;
+  if (end >= 3 && !memcmp(s, "\xef\xbb\xbf", 3))
+    fail(p, 0, "the file starts with a UTF-8 byte order mark (BOM): remove it");
   while (i < end && is_blank(s[i])) i++;
   size_t a0 = i;
   while (i < end && (is_alnum(s[i]) || s[i] == '_' || s[i] == '-' ||

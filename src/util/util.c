@@ -542,6 +542,12 @@ char *read_file(const char *path, size_t *len) {
   return s;
 }
 
+const char *path_not_file(const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0 || S_ISREG(st.st_mode)) return NULL;
+  return S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file";
+}
+
 const char *read_file_error(int err) {
   switch (err) {
   case EFBIG: return "file too large (more than 16 MiB)";

@@ -233,6 +233,9 @@ int utf8_char_len(const unsigned char *s, size_t n);
 enum { READ_FILE_MAX = 16 << 20 };
 char *read_file(const char *path, size_t *len);
 const char *read_file_error(int err);
+/* Why path, which exists, cannot be a model or configuration file ("is a
+ * directory", "is not a regular file"), or NULL. */
+const char *path_not_file(const char *path);
 
 /* ---- suggestions ("did you mean ...") ---- */
 /* Edit distance (insert, delete, substitute, swap of neighbours) between
