@@ -31,8 +31,10 @@ typedef struct Scope {
   struct Scope *up;
   FrameInfo *frame;     /* the frame whose slots this scope's names use */
   bool frame_root;      /* entering this scope from `up` enters a new frame */
-  ScopeEnt *ents;
+  ScopeEnt *ents;       /* in the program's arena: a compile error that
+                         * jumps out of a scope leaves nothing to free */
   int n, cap;
+  Arena *a;
 } Scope;
 
 typedef struct ProcEnt {
@@ -87,14 +89,15 @@ static const char *nm(Comp *c, int id) {
 static void scope_add(Scope *s, int name, int slot) {
   if (s->n == s->cap) {
     s->cap = s->cap ? s->cap * 2 : 8;
-    s->ents = xrealloc(s->ents, sizeof(ScopeEnt) * (size_t)s->cap);
+    ScopeEnt *e = arena_alloc(s->a, sizeof(ScopeEnt) * (size_t)s->cap);
+    if (s->n) memcpy(e, s->ents, sizeof(ScopeEnt) * (size_t)s->n);
+    s->ents = e;
   }
   s->ents[s->n].name = name;
   s->ents[s->n].slot = slot;
   s->n++;
 }
 
-static void scope_free(Scope *s) { free(s->ents); }
 
 static int frame_slot(Scope *s) { return s->frame->nlocals++; }
 
@@ -236,7 +239,7 @@ static CExpr **cexprs(Comp *c, Expr **v, int n, Scope *s) {
 static CFun *cfun(Comp *c, const Pat *param, const Expr *body, Scope *s,
                   int name) {
   FrameInfo *fi = ARENA_NEW(c->a, FrameInfo);
-  Scope fs = {0};
+  Scope fs = {.a = c->a};
   fs.up = s;
   fs.frame = fi;
   fs.frame_root = true;
@@ -245,14 +248,13 @@ static CFun *cfun(Comp *c, const Pat *param, const Expr *body, Scope *s,
   f->body = cexpr(c, body, &fs);
   f->nlocals = fi->nlocals;
   f->name = name;
-  scope_free(&fs);
   return f;
 }
 
 /* let / let rec inside an expression: names live in the current frame. */
 static CExpr *clet(Comp *c, const Expr *e, Scope *s, bool rec) {
   CExpr *x = cnode(c, e, rec ? E_LETREC : E_LET);
-  Scope ls = {0};
+  Scope ls = {.a = c->a};
   ls.up = s;
   ls.frame = s->frame;
   x->nbinds = e->nbinds;
@@ -273,7 +275,6 @@ static CExpr *clet(Comp *c, const Expr *e, Scope *s, bool rec) {
       x->binds[i].pat = cpat(c, &e->binds[i].pat, &ls);
   }
   x->a = cexpr(c, e->a, &ls);
-  scope_free(&ls);
   return x;
 }
 
@@ -343,15 +344,14 @@ static CExpr *cexpr(Comp *c, const Expr *e, Scope *s) {
     x = cnode(c, e, E_MATCH_SET);
     x->a = cexpr(c, e->a, s);
     x->e_empty = cexpr(c, e->e_empty, s);
-    Scope ms = {0};
+    Scope ms = {.a = c->a};
     ms.up = s;
     ms.frame = s->frame;
     x->before = e->before >= 0 ? scope_bind(&ms, e->before) : -1;
     x->elt = scope_bind(&ms, e->elt);
     x->rest = scope_bind(&ms, e->rest);
     x->e_cons = cexpr(c, e->e_cons, &ms);
-    scope_free(&ms);
-    return x;
+      return x;
   }
   default:
     break;
@@ -402,11 +402,10 @@ static CExpr *ctop_expr(Comp *c, const Expr *e, Scope *s, int *nlocals) {
     return cexpr(c, e, s);
   }
   FrameInfo fi = {0};
-  Scope ts = {0};
+  Scope ts = {.a = c->a};
   ts.frame = &fi;
   ts.frame_root = true;
   CExpr *x = cexpr(c, e, &ts);
-  scope_free(&ts);
   *nlocals = fi.nlocals;
   return x;
 }
@@ -543,16 +542,30 @@ static void ins_check(Comp *c, const Ins *in, Scope *s, InsVec *out) {
 static CInsList local_body(Comp *c, const InsList *body, Scope *s,
                            FrameInfo *fi, const Pat *param, CPat *cparam,
                            int bound_name, int *bound_slot) {
-  Scope bs = {0};
-  bs.up = s;
-  bs.frame = fi;
-  bs.frame_root = true;
-  if (param) *cparam = cpat(c, param, &bs);
-  if (bound_slot) *bound_slot = scope_bind(&bs, bound_name);
-  InsVec v = {0};
-  ins_list(c, body, &bs, &v);
-  scope_free(&bs);
-  return finish_list(c, &v);
+  /* on the heap, as cat_compile's list: a compile error in the body jumps
+   * through here, which frees them */
+  Scope *bs = xcalloc(1, sizeof *bs);
+  bs->a = c->a;
+  InsVec *v = xcalloc(1, sizeof *v);
+  bs->up = s;
+  bs->frame = fi;
+  bs->frame_root = true;
+  ErrJmp j;
+  err_push(c->err, &j);
+  if (setjmp(j.jb) != 0) {
+    free(bs);
+    vec_free(*v);
+    free(v);
+    err_rethrow(c->err);
+  }
+  if (param) *cparam = cpat(c, param, bs);
+  if (bound_slot) *bound_slot = scope_bind(bs, bound_name);
+  ins_list(c, body, bs, v);
+  err_pop(c->err, &j);
+  free(bs);
+  CInsList l = finish_list(c, v);
+  free(v);
+  return l;
 }
 
 static void ins_one(Comp *c, const Ins *in, Scope *s, InsVec *out) {

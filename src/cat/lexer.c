@@ -265,7 +265,7 @@ static void lex_string(Lexer *lx, Token *t) {
   while (*lx->p != '"') {
     if (*lx->p == '\0')
       err_raise(lx->err, ERRK_SYNTAX, t->pos,
-                "syntax error: unexpected end of file inside string (the string opened here is never closed)");
+                "syntax error: unexpected end of file inside string");
     if (*lx->p++ == '\n') {
       lx->line++;
       lx->line_start = lx->p;
