@@ -809,6 +809,12 @@ Value *predef_lookup(Run *r, int name, SrcPos pos, bool *found) {
       *found = false;
       return NULL;
     }
+    const char *other = r->quiet || !r->host.defined_by
+                            ? NULL
+                            : r->host.defined_by(r->host.ctx, name_of(r, name));
+    if (other)
+      cat_error(r, pos, "unbound var: %s (a name of %s tests: is the model one for %s?)",
+                name_of(r, name), other, other);
     const char *hint = r->quiet ? NULL : suggest_name(r, name);
     if (hint) cat_error(r, pos, "unbound var: %s (did you mean '%s'?)", name_of(r, name), hint);
     cat_error(r, pos, "unbound var: %s", name_of(r, name));

@@ -111,6 +111,10 @@ typedef struct CatHost {
    * worker's stop)?  Asked as the model's work goes on, inside its long
    * loops too; true abandons run_model (may be NULL). */
   bool (*stop)(void *ctx);
+  /* For messages: an architecture whose tests define `name`, which the
+   * current test does not (a model meant for another architecture), or
+   * NULL (may be NULL). */
+  const char *(*defined_by)(void *ctx, const char *name);
 } CatHost;
 
 /* Run modes (run_set_mode). */

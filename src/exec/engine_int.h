@@ -132,6 +132,7 @@ double shared_cpu_time(const Shared *sh);
 bool over_limits(Engine *g);
 bool limits_now(Engine *g);
 bool host_stop(void *ctx);
+const char *host_defined_by(void *ctx, const char *name);
 void run_structure(Engine *w, int nworkers, Shared *sh, struct Pool *pool);
 
 /* stateset_sort.c: the workers' states into the outcome, in output order */

@@ -475,6 +475,17 @@ void predef_setup(Engine *g, const Engine *like) {
   }
 }
 
+const char *host_defined_by(void *ctx, const char *name) {
+  const Engine *g = ctx;
+  for (int a = 0; a < ARCH_COUNT; a++) {
+    const SemArch *sa = a == (int)g->t->arch ? NULL : sem_arch((Arch)a);
+    if (sa && sa->set_names)
+      for (int i = 0; sa->set_names[i]; i++)
+        if (!strcmp(sa->set_names[i], name)) return arch_name((Arch)a);
+  }
+  return NULL;
+}
+
 void predef_reset(Engine *g, int stage) {
   if (stage <= STAGE_ES) memset(g->pre_es, 0, sizeof(Value *) * PD_SLOTS);
   if (stage <= STAGE_RF) memset(g->pre_rf, 0, sizeof(Value *) * PD_SLOTS);
