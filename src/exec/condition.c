@@ -74,12 +74,17 @@ static bool prop_eval(Program *p, const Prop *pr, LocValFn fn, void *ctx) {
 struct CProp {
   PropKind kind;
   const LitLoc *loc, *loc2;
-  int sym, sym2;           /* LOC_GLOBAL: symbol id, or -1 */
+  int sym, sym2;           /* LOC_GLOBAL, LOC_CELL: symbol id, or -1 */
   LocType type;
   bool want_ok;            /* P_EQ: the value could be computed */
   Val want;
   CProp *a, *b;
 };
+
+/* The symbol of a memory location or array cell, or -1. */
+static int loc_sym(Program *p, const LitLoc *l) {
+  return l->kind == LOC_GLOBAL || l->kind == LOC_CELL ? program_find_symbol(p, l) : -1;
+}
 
 CProp *cprop_build(Program *p, const Prop *pr, Arena *a) {
   if (!pr) return NULL;
@@ -87,8 +92,8 @@ CProp *cprop_build(Program *p, const Prop *pr, Arena *a) {
   c->kind = pr->kind;
   c->loc = &pr->loc;
   c->loc2 = &pr->loc2;
-  c->sym = pr->loc.kind == LOC_GLOBAL ? intern_find(&p->syms, pr->loc.sym) : -1;
-  c->sym2 = pr->loc2.kind == LOC_GLOBAL ? intern_find(&p->syms, pr->loc2.sym) : -1;
+  c->sym = loc_sym(p, &pr->loc);
+  c->sym2 = loc_sym(p, &pr->loc2);
   if (pr->kind == P_EQ || pr->kind == P_LOCEQ) c->type = loc_type(p, &pr->loc);
   if (pr->kind == P_EQ) {
     Err e;
@@ -109,7 +114,7 @@ CProp *cprop_build(Program *p, const Prop *pr, Arena *a) {
 
 /* final_value with the symbol already found. */
 static bool cprop_value(Engine *g, const LitLoc *l, int sym, Val *out) {
-  if (l->kind != LOC_GLOBAL) return final_value(g, l, out);
+  if (l->kind != LOC_GLOBAL && l->kind != LOC_CELL) return final_value(g, l, out);
   return global_final_value(g, sym, out);
 }
 

@@ -90,10 +90,10 @@ Val program_value(Program *p, const LitVal *v, Err *err) {
     return val_int(v->num);
   case LV_ADDR: {
     int s = program_symbol(p, v->sym);
-    const struct ArrayDecl *a = array_of(p, s);
-    if (!v->has_index || v->index == 0) return val_addr(s, 0);
-    if (a && v->index > 0 && v->index < a->len) return val_addr(cell_symbol(p, a, v->index), 0);
-    return val_addr(s, v->index * (a ? a->esize : 4));
+    /* herd: the i of x[i] as a value is a byte offset (AArch64 A149:
+     * uint16_t x[4] and X0=x[2] reads x[1]) */
+    Val addr = val_addr(s, v->has_index ? v->index : 0), cell;
+    return program_cell(p, addr, &cell) ? cell : addr;
   }
   case LV_LABEL: {
     Val r = {VAL_LABEL, v->thread, 0};

@@ -547,6 +547,24 @@ void sem_jump_value(SemCtx *c, SVal target) {
   sem_jump(c, intern_name(&c->prog->labels, (int)v.num));
 }
 
+SVal sem_label(SemCtx *c, const char *label) {
+  Val v = {VAL_LABEL, c->thread, intern(&c->prog->labels, label)};
+  return sem_val(c, v);
+}
+
+SVal sem_return_label(SemCtx *c) {
+  int next = c->code_index + 1;
+  const char *name = NULL;
+  for (int i = next; i < c->code->nentries && !c->code->entries[i].ins && !name; i++)
+    name = c->code->entries[i].label;
+  char buf[24];
+  if (!name) {
+    snprintf(buf, sizeof buf, "@%d", next);
+    name = buf;
+  }
+  return sem_label(c, name);
+}
+
 void sem_reserve(SemCtx *c, SVal addr, int size) {
   c->has_resv = true;
   c->resv_addr = addr;
@@ -687,7 +705,17 @@ static void herd_register_stage(SemCtx *c, Event *ev, int nev) {
   free(rank);
 }
 
+/* The name of the return point after entry `pc` when no label marks it
+ * (sem_return_label): '@' and the entry index, not a litmus label. */
+static bool return_point(const char *label, int *pc) {
+  if (label[0] != '@') return false;
+  *pc = atoi(label + 1);
+  return true;
+}
+
 static int find_label(SemCtx *c, const char *label) {
+  int pc;
+  if (return_point(label, &pc)) return pc < c->code->nentries ? pc : -1;
   for (int i = 0; i < c->code->nentries; i++) {
     const char *l = c->code->entries[i].label;
     if (l && strcmp(l, label) == 0) return i;

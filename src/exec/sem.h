@@ -133,6 +133,11 @@ void sem_exit(SemCtx *c);                         /* end of the thread */
 /* Indirect jump (ARM BX, MIPS jr): to the label the value holds, which
  * must be a known label of the current thread. */
 void sem_jump_value(SemCtx *c, SVal target);
+/* The code address after the current instruction, a label value (a
+ * branch with link's return address): its label when one marks it. */
+SVal sem_return_label(SemCtx *c);
+/* The value of a label of the current thread (AArch64 ADR). */
+SVal sem_label(SemCtx *c, const char *label);
 
 /* Exclusive reservation of the thread (lwarx/stwcx., LDXR/STXR...). */
 void sem_reserve(SemCtx *c, SVal addr, int size);

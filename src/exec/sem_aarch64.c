@@ -122,7 +122,10 @@ static SVal load_value(SemCtx *c, const Instr *ins, SVal v) {
 static void load(SemCtx *c, const Instr *ins, uint64_t tags, bool reserve) {
   const Operand *m = &ins->ops[1];
   SVal a = address(c, m);
-  if (reserve) sem_write_reg(c, AA_RESADDR, a);
+  if (reserve) {
+    sem_write_reg(c, AA_RESADDR, a);
+    sem_reserve(c, a, access_size(ins));
+  }
   SVal v = sem_load(c, a, access_size(ins), tags);
   write_back(c, m, a);
   wr_raw(c, &ins->ops[0], load_value(c, ins, v));
@@ -155,7 +158,12 @@ static void store_excl(SemCtx *c, const Instr *ins, bool rel) {
   SVal a = rd_ord(c, o[pair ? 3 : 2].reg);
   sem_ctrl_dep(c, resa);
   sem_write_reg(c, AA_RESADDR, sem_int(c, 0));
-  if (sem_choose(c, 2) == 0) {
+  /* herd: fails when no load-exclusive of the same size precedes it on
+   * the path (since the last store-exclusive) */
+  int lx_size;
+  bool may_succeed = sem_reservation(c, NULL, &lx_size) && lx_size == n;
+  sem_clear_reservation(c);
+  if (!may_succeed || sem_choose(c, 2) == 0) {
     sem_ctrl_reset(c);
     wr_val(c, &o[0], sem_int(c, 1));
     return;
@@ -263,6 +271,44 @@ static void cas(SemCtx *c, const Instr *ins) {
   if (alt == 3) wr_val(c, &o[0], expect);
 }
 
+/* CASP Rs,Rs2,Rt,Rt2,[Xn]: CAS on the pair of locations at a and a+n,
+ * with herd's five alternatives of cas() (no NoRet form: herd's casp has
+ * none); the comparison is of both halves. */
+static void casp(SemCtx *c, const Instr *ins) {
+  const Operand *o = ins->ops;
+  int n = access_size(ins);
+  SVal a = rd_ord(c, o[4].reg);
+  SVal e1 = rd_val(c, &o[0]), e2 = rd_val(c, &o[1]);
+  sem_data_port(c, e1);
+  sem_data_port(c, e2);
+  int alt = sem_choose(c, 5);
+  bool ok = alt >= 3, writeback = alt == 2;
+  SVal n1 = sem_int(c, 0), n2 = n1;
+  if (ok) n1 = rd_data(c, &o[2]), n2 = rd_data(c, &o[3]);
+  AAMo mo = AA_FLAG_MO(ins->flags);
+  uint64_t rtags = ok || writeback
+                       ? read_tags(c, ins, false)
+                       : (mo == AA_MO_A || mo == AA_MO_AL ? sem_tag(c, "A") : 0);
+  SVal a2 = sem_op(c, S_ADD, a, sem_int(c, n));
+  SVal m1 = sem_load(c, a, n, rtags), m2 = sem_load(c, a2, n, rtags);
+  SVal eq = sem_op(c, S_AND, sem_op(c, S_EQ, m1, e1), sem_op(c, S_EQ, m2, e2));
+  SVal commit = sem_commit(c, eq, EV_PRED, 0);
+  sem_assume(c, ok ? eq : sem_op1(c, S_NOT, eq));
+  if (!ok && !writeback) {
+    if (alt == 0) sem_ctrl_dep(c, commit);
+    wr_val(c, &o[0], m1);
+    wr_val(c, &o[1], m2);
+    return;
+  }
+  if (alt == 4 || writeback) wr_val(c, &o[0], m1), wr_val(c, &o[1], m2);
+  sem_ctrl_dep(c, commit);
+  SVal b1 = m1, b2 = m2;
+  b1.deps = b2.deps = 0; /* as cas(): the write-back has no data edge */
+  sem_store(c, a, writeback ? b1 : n1, n, write_tags(c, ins));
+  sem_store(c, a2, writeback ? b2 : n2, n, write_tags(c, ins));
+  if (alt == 3) wr_val(c, &o[0], e1), wr_val(c, &o[1], e2);
+}
+
 /* ------------------------------------------------------------- pairs */
 
 /* LDP / LDNP / LDIAPP / LDPSW Rt1,Rt2,ADDR: two reads at a and a+n, the
@@ -298,6 +344,7 @@ static void load_excl_pair(SemCtx *c, const Instr *ins) {
   uint64_t tags = sem_tag(c, "X") | (AA_FLAG_X(ins->flags) ? sem_tag(c, "A") : 0);
   SVal a = rd_ord(c, o[2].reg);
   sem_write_reg(c, AA_RESADDR, a);
+  sem_reserve(c, a, n);
   SVal v1 = sem_load(c, a, n, tags);
   SVal v2 = sem_load(c, sem_op(c, S_ADD, a, sem_int(c, n)), n, tags);
   wr_val(c, &o[0], v1);
@@ -556,6 +603,22 @@ static void branch(SemCtx *c, SVal cond, const char *label) {
 
 static SVal flags(SemCtx *c) { return sem_read_reg(c, AA_NZCV); }
 
+/* BR / BLR / RET: herd's indirect jump, a commit on the target read, to
+ * the label the register holds; BL / BLR write the return address to X30
+ * (alongside the read of the target). */
+static void indirect(SemCtx *c, const Instr *ins) {
+  int r = ins->op == AA_RET && ins->nops == 0 ? AA_LR : ins->ops[0].reg;
+  SVal target = rd_ord(c, r);
+  if (ins->op == AA_BLR) sem_write_reg(c, AA_LR, sem_return_label(c));
+  sem_commit(c, target, EV_BCC, 0);
+  sem_jump_value(c, target);
+}
+
+/* ADR Xd,L: the label's value. */
+static void adr(SemCtx *c, const Instr *ins) {
+  wr_raw(c, &ins->ops[0], sem_label(c, ins->ops[1].sym));
+}
+
 /* CSEL Rd,Rn,Rm,cc (CSINC, CSINV, CSNEG): the flags, a predication commit
  * controlling the rest, then the read of the selected register and the
  * write of Rd (the second register incremented, inverted or negated, then
@@ -640,6 +703,7 @@ static bool exec_memory(SemCtx *c, const Instr *ins) {
   case AA_STP: store_pair(c, ins); return true;
   case AA_LDXP: load_excl_pair(c, ins); return true;
   case AA_CAS: cas(c, ins); return true;
+  case AA_CASP: casp(c, ins); return true;
   case AA_SWP: case AA_LDOP: case AA_STOP: rmw(c, ins); return true;
   default: return false;
   }
@@ -661,6 +725,12 @@ static void exec_aarch64(SemCtx *c, const Instr *ins) {
   case AA_CSEL: csel(c, ins); return;
   case AA_MRS: case AA_MSR: sysreg(c, ins); return;
   case AA_B: sem_jump(c, o[0].sym); return;
+  case AA_BL:
+    sem_write_reg(c, AA_LR, sem_return_label(c));
+    sem_jump(c, o[0].sym);
+    return;
+  case AA_BR: case AA_BLR: case AA_RET: indirect(c, ins); return;
+  case AA_ADR: adr(c, ins); return;
   case AA_BCC: branch(c, condition(c, (AACond)o[0].imm, flags(c)), o[1].sym); return;
   case AA_CBZ: case AA_CBNZ:
     branch(c, sem_op(c, ins->op == AA_CBZ ? S_EQ : S_NE, rd_ord(c, o[0].reg), k_(c, 0)),
