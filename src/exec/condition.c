@@ -86,8 +86,43 @@ static int loc_sym(Program *p, const LitLoc *l) {
   return l->kind == LOC_GLOBAL || l->kind == LOC_CELL ? program_find_symbol(p, l) : -1;
 }
 
+/* x={k0,k1...} on an array x: the conjunction of its cells' equalities. */
+static const Prop *array_eq(Program *p, const Prop *pr, Arena *a) {
+  const struct ArrayDecl *ar = pr->kind == P_EQ && pr->loc.kind == LOC_GLOBAL &&
+                                       pr->val.kind == LV_ARRAY
+                                   ? program_array(p, intern_find(&p->syms, pr->loc.sym))
+                                   : NULL;
+  if (!ar) return pr;
+  Prop *conj = NULL;
+  for (int i = ar->len - 1; i >= 0; i--) {
+    Prop *eq = ARENA_NEWN(a, Prop, 1);
+    *eq = *pr;
+    eq->loc.kind = LOC_CELL;
+    eq->loc.index = i;
+    if (i < pr->val.nelems) eq->val = pr->val.elems[i];
+    else eq->kind = P_FALSE;
+    if (!conj) {
+      conj = eq;
+      continue;
+    }
+    Prop *and = ARENA_NEWN(a, Prop, 1);
+    *and = *pr;
+    and->kind = P_AND;
+    and->a = eq;
+    and->b = conj;
+    conj = and;
+  }
+  if (pr->val.nelems != ar->len) conj->kind = P_FALSE;
+  return conj;
+}
+
+static CProp *cprop_build1(Program *p, const Prop *pr, Arena *a);
+
 CProp *cprop_build(Program *p, const Prop *pr, Arena *a) {
-  if (!pr) return NULL;
+  return pr ? cprop_build1(p, array_eq(p, pr, a), a) : NULL;
+}
+
+static CProp *cprop_build1(Program *p, const Prop *pr, Arena *a) {
   CProp *c = ARENA_NEWN(a, CProp, 1);
   c->kind = pr->kind;
   c->loc = &pr->loc;

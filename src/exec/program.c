@@ -70,6 +70,17 @@ static int cell_symbol(Program *p, const struct ArrayDecl *a, int64_t k) {
   return loc_symbol(p, &l);
 }
 
+const struct ArrayDecl *program_array(const Program *p, int sym) { return array_of(p, sym); }
+
+Val program_cell_byte(const Program *p, Val addr) {
+  const struct ArrayDecl *a = addr.kind == VAL_ADDR ? array_of(p, addr.sym) : NULL;
+  if (!a || addr.num < 0 || addr.num / a->esize >= a->len) return addr;
+  LitLoc l = {.kind = LOC_CELL, .sym = intern_name(&p->syms, a->sym),
+              .index = addr.num / a->esize};
+  int s = program_find_symbol(p, &l);
+  return s < 0 ? addr : val_addr(s, addr.num % a->esize);
+}
+
 bool program_cell(const Program *p, Val addr, Val *out) {
   if (addr.kind != VAL_ADDR || addr.num == 0) return false;
   const struct ArrayDecl *a = array_of(p, addr.sym);
@@ -211,6 +222,40 @@ static bool disp_same(const DispLoc *a, const DispLoc *b) {
   return a->sym == b->sym && a->index == b->index;
 }
 
+/* A whole array shown (x={1,2}): one entry per cell, the first named
+ * after the array and marked with the group size (herd_state). */
+static void expand_arrays(Program *p) {
+  int n = p->ndisp;
+  for (int k = 0; k < p->ndisp; k++) {
+    const struct ArrayDecl *ar = p->disp[k].kind == DL_GLOBAL ? array_of(p, p->disp[k].sym) : NULL;
+    if (ar) n += ar->len - 1;
+  }
+  if (n == p->ndisp) return;
+  DispLoc *d = arena_alloc(&p->arena, sizeof(DispLoc) * (size_t)(n + 1));
+  int m = 0;
+  for (int k = 0; k < p->ndisp; k++) {
+    const DispLoc *e = &p->disp[k];
+    const struct ArrayDecl *ar = e->kind == DL_GLOBAL ? array_of(p, e->sym) : NULL;
+    if (!ar) {
+      d[m++] = *e;
+      continue;
+    }
+    const char *name = intern_name(&p->syms, e->sym);
+    for (int i = 0; i < ar->len; i++) {
+      DispLoc c = *e;
+      c.sym = cell_symbol(p, ar, i);
+      c.type = p->sym_type.data[c.sym];
+      c.name = i == 0 ? name : "";
+      c.namelen = strlen(c.name);
+      c.group = i == 0 ? ar->len : -1;
+      d[m++] = c;
+    }
+  }
+  p->disp = d;
+  p->ndisp = m;
+  p->has_groups = true;
+}
+
 static void build_display(Program *p, Err *err) {
   const Test *t = p->test;
   int cap = count_prop_atoms(t->cond) + t->nlocations + 1;
@@ -233,6 +278,7 @@ static void build_display(Program *p, Err *err) {
     }
     p->disp[k] = d;
   }
+  expand_arrays(p);
   p->int_line_cap = 0;
   for (int k = 0; k < p->ndisp; k++) p->int_line_cap += p->disp[k].namelen + 3 + 24;
   /* Observed symbols: displayed globals plus those of the filter. */

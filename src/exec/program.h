@@ -24,6 +24,8 @@ typedef struct DispLoc {
   DispKind kind;
   int thread, reg;     /* DL_REG (reg: the arch id, or the C local's index) */
   int sym;             /* DL_GLOBAL, DL_CELL */
+  int group;           /* a whole array x: n > 0 on its first cell's entry
+                          (printed x={v0,...}), -1 on the n-1 others */
   int64_t index;       /* DL_CELL */
   LocType type;
   const char *name;    /* spelling in states: "1:r3", "[x]", "t[1]" */
@@ -48,6 +50,7 @@ typedef struct Program {
   /* Displayed locations, in output order (sorted as herd sorts them). */
   DispLoc *disp;
   int ndisp;
+  bool has_groups;           /* some entry shows a whole array */
   size_t int_line_cap;       /* bound on a state line of integers: each
                                 name, " =;" and 24 digits */
   /* Symbols whose final write is chosen (condition, locations, filter). */
@@ -87,6 +90,11 @@ int program_symbol(Program *p, const char *name); /* adds if absent */
  * multiple of the element size, within bounds): its cell's address, with
  * offset 0, in *out.  False for anything else (addr is kept as is). */
 bool program_cell(const Program *p, Val addr, Val *out);
+/* The array whose symbol is sym, or NULL. */
+const struct ArrayDecl *program_array(const Program *p, int sym);
+/* -variant mixed: the address of a byte inside an array (t+off) as the
+ * address in its cell (t[i]+rest); other values unchanged. */
+Val program_cell_byte(const Program *p, Val addr);
 /* The symbol of a location x or t[i] (LOC_GLOBAL, LOC_CELL); -1 if the
  * program has none. */
 int program_find_symbol(const Program *p, const LitLoc *l);

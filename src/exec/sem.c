@@ -316,7 +316,9 @@ static Sym mixed_byte_loc(SemCtx *c, SVal addr, int size, int i) {
   if (!sem_is_const(c, addr, &a) || a.kind != VAL_ADDR)
     sem_error(c, "-variant mixed: an access whose address is computed from memory "
               "is not supported");
-  int b = program_byte_sym(c->prog, a.sym, a.num + i);
+  /* an array's bytes: those of the cell holding byte a.num + i */
+  Val cell = program_cell_byte(c->prog, val_addr(a.sym, a.num + i));
+  int b = program_byte_sym(c->prog, cell.sym, cell.num);
   if (b < 0)
     sem_error(c, "-variant mixed: access of %d bytes at offset %lld of %s goes "
               "beyond the location", size, (long long)a.num,
@@ -545,6 +547,20 @@ void sem_jump_value(SemCtx *c, SVal target) {
   if (v.sym != c->thread)
     sem_error(c, "indirect jump to a label of thread P%d", (int)v.sym);
   sem_jump(c, intern_name(&c->prog->labels, (int)v.num));
+}
+
+const char *sem_offset_target(SemCtx *c, int64_t bytes, int ins_bytes) {
+  int64_t steps = bytes / ins_bytes;
+  int pc = c->code_index;
+  while (steps != 0) {
+    pc += steps > 0 ? 1 : -1;
+    if (pc < 0 || pc > c->code->nentries)
+      sem_error(c, "branch target .%+lld is outside the code", (long long)bytes);
+    if (pc == c->code->nentries || c->code->entries[pc].ins) steps += steps > 0 ? -1 : 1;
+  }
+  char buf[24];
+  snprintf(buf, sizeof buf, "@%d", pc);
+  return intern_name(&c->prog->labels, intern(&c->prog->labels, buf));
 }
 
 SVal sem_label(SemCtx *c, const char *label) {

@@ -136,6 +136,10 @@ void sem_jump_value(SemCtx *c, SVal target);
 /* The code address after the current instruction, a label value (a
  * branch with link's return address): its label when one marks it. */
 SVal sem_return_label(SemCtx *c);
+/* The target `bytes` away from the current instruction, instructions
+ * being ins_bytes long (AArch64 B .-8), as a label for sem_jump and
+ * sem_branch. */
+const char *sem_offset_target(SemCtx *c, int64_t bytes, int ins_bytes);
 /* The value of a label of the current thread (AArch64 ADR). */
 SVal sem_label(SemCtx *c, const char *label);
 

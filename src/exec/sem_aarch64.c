@@ -603,6 +603,11 @@ static void branch(SemCtx *c, SVal cond, const char *label) {
 
 static SVal flags(SemCtx *c) { return sem_read_reg(c, AA_NZCV); }
 
+/* A branch's target: its label, or the instruction .+k bytes away. */
+static const char *target(SemCtx *c, const Operand *o) {
+  return o->sym ? o->sym : sem_offset_target(c, o->imm, 4);
+}
+
 /* BR / BLR / RET: herd's indirect jump, a commit on the target read, to
  * the label the register holds; BL / BLR write the return address to X30
  * (alongside the read of the target). */
@@ -616,7 +621,7 @@ static void indirect(SemCtx *c, const Instr *ins) {
 
 /* ADR Xd,L: the label's value. */
 static void adr(SemCtx *c, const Instr *ins) {
-  wr_raw(c, &ins->ops[0], sem_label(c, ins->ops[1].sym));
+  wr_raw(c, &ins->ops[0], sem_label(c, target(c, &ins->ops[1])));
 }
 
 /* CSEL Rd,Rn,Rm,cc (CSINC, CSINV, CSNEG): the flags, a predication commit
@@ -724,22 +729,22 @@ static void exec_aarch64(SemCtx *c, const Instr *ins) {
   case AA_MOP: case AA_MOPL: mul(c, ins); return;
   case AA_CSEL: csel(c, ins); return;
   case AA_MRS: case AA_MSR: sysreg(c, ins); return;
-  case AA_B: sem_jump(c, o[0].sym); return;
+  case AA_B: sem_jump(c, target(c, &o[0])); return;
   case AA_BL:
     sem_write_reg(c, AA_LR, sem_return_label(c));
-    sem_jump(c, o[0].sym);
+    sem_jump(c, target(c, &o[0]));
     return;
   case AA_BR: case AA_BLR: case AA_RET: indirect(c, ins); return;
   case AA_ADR: adr(c, ins); return;
-  case AA_BCC: branch(c, condition(c, (AACond)o[0].imm, flags(c)), o[1].sym); return;
+  case AA_BCC: branch(c, condition(c, (AACond)o[0].imm, flags(c)), target(c, &o[1])); return;
   case AA_CBZ: case AA_CBNZ:
     branch(c, sem_op(c, ins->op == AA_CBZ ? S_EQ : S_NE, rd_ord(c, o[0].reg), k_(c, 0)),
-           o[1].sym);
+           target(c, &o[1]));
     return;
   case AA_TBZ: case AA_TBNZ:
     branch(c, sem_op(c, ins->op == AA_TBZ ? S_EQ : S_NE, bit(c, rd_ord(c, o[0].reg), (int)o[1].imm),
                      k_(c, 0)),
-           o[2].sym);
+           target(c, &o[2]));
     return;
   case AA_DMB: case AA_DSB: barrier(c, ins); return;
   case AA_ISB: sem_fence(c, sem_tag(c, "ISB")); return;

@@ -22,10 +22,10 @@ const char *const aarch64_barrier_names[] = {
 /* ------------------------------------------------------------ registers */
 
 static const char *const x_names[AA_NREGS] = {
-    "X0",  "X1",  "X2",  "X3",  "X4",  "X5",  "X6",  "X7",  "X8",
+    "XZR", "X0",  "X1",  "X2",  "X3",  "X4",  "X5",  "X6",  "X7",  "X8",
     "X9",  "X10", "X11", "X12", "X13", "X14", "X15", "X16", "X17",
     "X18", "X19", "X20", "X21", "X22", "X23", "X24", "X25", "X26",
-    "X27", "X28", "X29", "X30", "XZR", "SP",  "NZCV", "RESADDR",
+    "X27", "X28", "X29", "X30", "SP",  "NZCV", "RESADDR",
 };
 
 /* Upper-case copy of [s, s+n) into buf if the spelling is all upper or
@@ -62,13 +62,13 @@ static int lookup_reg(const char *s, size_t n, int *view) {
   if (n == 3) k = 10 * k + (buf[2] - '0');
   if (k > 30) return -1;
   *view = buf[0] == 'W' ? AA_W : AA_X;
-  return k;
+  return AA_XREG(k);
 }
 
+/* XZR may be observed in final states (it holds 0), as in herd. */
 static int aarch64_parse_reg(const char *s) {
   int view;
-  int r = lookup_reg(s, strlen(s), &view);
-  return r == AA_ZR ? -1 : r;
+  return lookup_reg(s, strlen(s), &view);
 }
 
 static const char *aarch64_reg_name(int reg) {
@@ -604,9 +604,14 @@ static void parse_regs(AsmScan *s, Instr *ins, int n) {
   check_views(s, ins, 1, n);
 }
 
+/* A label, or herd's `.+k` / `.-k`: k bytes from this instruction (an
+ * OPK_LABEL without name, imm = k). */
 static void parse_label_op(AsmScan *s, Instr *ins) {
-  if (asm_is(s, '.')) asm_error(s, "numeric branch targets are not supported");
-  asm_parse_label(s, ins);
+  if (!asm_accept(s, '.')) return asm_parse_label(s, ins);
+  asm_accept(s, '+');
+  int64_t k = asm_expect_num(s);
+  if (k % 4 != 0) asm_error(s, "a branch offset is a multiple of 4");
+  asm_add_op(s, ins, OPK_LABEL)->imm = k;
 }
 
 static void parse_operands(AsmScan *s, Instr *ins, const Decoded *d) {
@@ -796,10 +801,21 @@ static Instr *aarch64_parse_instr(Arena *a, Err *err, const char *text,
 /* -------------------------------------------------------------- printer
  * herd's dump_instruction_hash (lib/AArch64Base.ml, compat mode). */
 
+/* A branch target: its renamed label, or .+k / .-k */
+static void print_target(const Operand *o, const char *(*rename)(void *, const char *),
+                         void *ctx, StrBuf *out) {
+  if (o->sym) {
+    sb_puts(out, asm_label_name(o, rename, ctx));
+    return;
+  }
+  sb_puts(out, o->imm >= 0 ? ".+" : ".");
+  sb_put_int(out, o->imm);
+}
+
 static void print_reg_view(int reg, int view, StrBuf *out) {
   if (reg == AA_ZR) sb_puts(out, view == AA_W ? "WZR" : "XZR");
   else if (reg == AA_SP) sb_puts(out, "SP");
-  else sb_putc(out, view == AA_W ? 'W' : 'X'), sb_put_int(out, reg);
+  else sb_putc(out, view == AA_W ? 'W' : 'X'), sb_put_int(out, AA_XNUM(reg));
 }
 
 static void print_reg(const Operand *o, StrBuf *out) { print_reg_view(o->reg, o->sub, out); }
@@ -1043,7 +1059,7 @@ static void aarch64_print_instr(const Instr *ins, StrBuf *out,
     sb_puts(out, "ADDR "); /* sic: herd's compat printer */
     print_reg(&o[0], out);
     sb_putc(out, ',');
-    sb_puts(out, asm_label_name(&o[1], rename, ctx));
+    print_target(&o[1], rename, ctx, out);
     return;
   case AA_RBIT: sb_puts(out, "RBIT"); print_regs(ins, 2, out); return;
   case AA_ABS: sb_puts(out, "ABS"); print_regs(ins, 2, out); return;
@@ -1056,13 +1072,13 @@ static void aarch64_print_instr(const Instr *ins, StrBuf *out,
   case AA_CSEL: print_csel(ins, out); return;
   case AA_B: case AA_BL:
     sb_puts(out, ins->op == AA_B ? "B " : "BL ");
-    sb_puts(out, asm_label_name(&o[0], rename, ctx));
+    print_target(&o[0], rename, ctx, out);
     return;
   case AA_BCC:
     sb_puts(out, "B.");
     sb_puts(out, aarch64_cond_names[o[0].imm]);
     sb_putc(out, ' ');
-    sb_puts(out, asm_label_name(&o[1], rename, ctx));
+    print_target(&o[1], rename, ctx, out);
     return;
   case AA_CBZ: case AA_CBNZ: case AA_TBZ: case AA_TBNZ: {
     static const char *const n[] = {"CBZ", "CBNZ", "TBZ", "TBNZ"};
@@ -1070,7 +1086,7 @@ static void aarch64_print_instr(const Instr *ins, StrBuf *out,
     print_regs(ins, 1, out);
     if (ins->op == AA_TBZ || ins->op == AA_TBNZ) print_imm(",", o[1].imm, out);
     sb_putc(out, ',');
-    sb_puts(out, asm_label_name(&o[ins->nops - 1], rename, ctx));
+    print_target(&o[ins->nops - 1], rename, ctx, out);
     return;
   }
   case AA_BR: sb_puts(out, "BR"); print_regs(ins, 1, out); return;
@@ -1102,9 +1118,9 @@ static void aarch64_print_instr(const Instr *ins, StrBuf *out,
 
 /* herd's allocation order for symbolic registers (unused: the parser
  * does not accept them). */
-static const int symb_regs[] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,
-                                10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
-                                20, 21, 22, 23, 24, 25, 26, 27, 28};
+static const int symb_regs[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+                                11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                                21, 22, 23, 24, 25, 26, 27, 28, 29};
 
 const ArchOps aarch64_arch_ops = {
     .arch = ARCH_AARCH64,

@@ -13,9 +13,10 @@
  * of GE is GT); HINT #k and HLT #k are NOP; EON is EOR (herd's lexer maps
  * it so).
  *
- * REGISTERS (ids for Operand.reg and LitLoc.regid):
- *   0..30   general registers; Wn and Xn are two views of register n
- *   31      the zero register AA_ZR (XZR / WZR): reads 0, ignores writes
+ * REGISTERS (ids for Operand.reg and LitLoc.regid), in herd's order (the
+ * order of registers in final states):
+ *   0       the zero register AA_ZR (XZR / WZR): reads 0, ignores writes
+ *   1..31   general registers: AA_XREG(n) for Wn / Xn, two views of one
  *   32      SP
  *   33      AA_NZCV, the flags (N<<3 | Z<<2 | C<<1 | V, as herd keeps them)
  *   34      AA_RESADDR, the reservation register of LDXR / STXR
@@ -87,9 +88,11 @@
 #include "litmus.h"
 
 enum {
-  AA_ZR = 31, AA_SP = 32, AA_NZCV = 33, AA_RESADDR = 34, AA_NREGS = 35
+  AA_ZR = 0, AA_SP = 32, AA_NZCV = 33, AA_RESADDR = 34, AA_NREGS = 35
 };
-enum { AA_LR = 30 };  /* the link register X30 */
+#define AA_XREG(n) ((n) + 1)   /* the id of Xn / Wn */
+#define AA_XNUM(r) ((r) - 1)   /* n of the id of Xn */
+enum { AA_LR = AA_XREG(30) };  /* the link register X30 */
 
 /* Register views (Operand.sub of a register operand). */
 enum { AA_X = 0, AA_W = 1 };

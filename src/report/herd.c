@@ -91,7 +91,7 @@ int herd_flags(const Outcome *o, const HerdPrintOpts *opt, const char **names) {
 }
 
 void herd_state(const Program *p, const Val *st, bool hexa, StrBuf *out) {
-  bool ints = !hexa;
+  bool ints = !hexa && !p->has_groups;
   for (int k = 0; k < p->ndisp && ints; k++) ints = st[k].kind == VAL_INT;
   if (ints) {
     /* the common line, printed by the hundred thousand: integers only,
@@ -115,10 +115,17 @@ void herd_state(const Program *p, const Val *st, bool hexa, StrBuf *out) {
     return;
   }
   for (int k = 0; k < p->ndisp; k++) {
+    int g = p->disp[k].group;
+    if (g < 0) continue; /* printed with its array */
     if (k) sb_putc(out, ' ');
     sb_puts(out, p->disp[k].name);
     sb_putc(out, '=');
-    herd_print_value(p, &p->disp[k], st[k], hexa, out);
+    if (g > 0) sb_putc(out, '{');
+    for (int i = 0; i < (g > 0 ? g : 1); i++) {
+      if (i) sb_putc(out, ',');
+      herd_print_value(p, &p->disp[k + i], st[k + i], hexa, out);
+    }
+    if (g > 0) sb_putc(out, '}');
     sb_putc(out, ';');
   }
 }
