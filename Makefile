@@ -10,7 +10,10 @@
 #                     valgrind memcheck (slow: not part of make test)
 #   make test-models  our models/ against the corpus (not in make test)
 #   make bench        benchmarks (bench/), printing figures
-#   make install      corral and models/ under PREFIX (default /usr/local)
+#   make install      corral, models/ and the manual page under PREFIX
+#                     (default /usr/local)
+#   make install-herd7  also the name herd7 (a link to corral), for
+#                     scripts that run herd7 by name
 #   make CC=clang     any C17 compiler with gcc-style flags
 
 CC      ?= cc
@@ -61,9 +64,14 @@ GPU_SUITES ?= --suite ptx-v6.0 --suite ptx-v7.5 --suite vulkan-nochains
 VERDICTS = $(SHARED)/tools/verdicts
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all test unit regress conform kernel graphs gpu natives check-asan check-tsan check-valgrind bench fuzz clean test-models install
+.PHONY: all test unit regress conform kernel graphs gpu natives install-herd7 check-asan check-tsan check-valgrind bench fuzz clean test-models install
 
-all: $(BIN) $(SERVE_BIN)
+all: $(BIN) $(SERVE_BIN) $(BUILD)/corral.1
+
+# The manual page, made from -help (one option table for both).
+$(BUILD)/corral.1: $(BIN) docs/man.sh
+	@mkdir -p $(dir $@)
+	sh docs/man.sh ./$(BIN) > $@.tmp && mv $@.tmp $@
 
 $(BIN): $(CLI_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(STATIC) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
@@ -104,6 +112,7 @@ regress: $(BIN)
 	@tests/run-regress.sh ./$(BIN)
 	@tests/bad-table.sh --check README.md
 	@tests/layers.sh
+	@tests/options-table.sh ./$(BIN) --check README.md
 
 # The public corpus: run only when ../shared is there (CI has it).
 conform: $(BIN)
@@ -152,11 +161,19 @@ test-models: $(BIN)
 # corral and its model library; the binary finds the models in
 # ../share/corral/models next to itself.
 PREFIX  ?= /usr/local
-install: $(BIN) $(SERVE_BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/corral/models
+install: $(BIN) $(SERVE_BIN) $(BUILD)/corral.1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/corral/models \
+	  $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/corral
 	install -m 755 $(SERVE_BIN) $(DESTDIR)$(PREFIX)/bin/corral-serve
 	install -m 644 $(wildcard models/*) $(DESTDIR)$(PREFIX)/share/corral/models
+	install -m 644 $(BUILD)/corral.1 $(DESTDIR)$(PREFIX)/share/man/man1/corral.1
+
+# Opt-in: herd7 as a link to corral (corral finds its models from its own
+# location, whatever name it is run by), and its manual page.
+install-herd7: install
+	ln -sf corral $(DESTDIR)$(PREFIX)/bin/herd7
+	ln -sf corral.1 $(DESTDIR)$(PREFIX)/share/man/man1/herd7.1
 
 # Execution graphs compared as graphs by tests/graphs/dotcmp.py: ours
 # (tests/graphs/local, our models), then, when ../shared is there,

@@ -47,6 +47,15 @@ const char *corral_option_suggest(const char *name);
 int corral_option(corral_options *o, const char *name, const char *arg,
                   char **msg);
 
+/* The i-th value (0: the first) given to an option that the corral
+ * command acts on itself, by its name without '-': "exit", "view",
+ * "names", "excl"; a picture option ("o", "suffix", "graph"); or "note",
+ * the one-line notes about the options corral ignores.  NULL after the
+ * last. */
+const char *corral_option_nth(const corral_options *o, const char *key, int i);
+/* The library directory (-set-libdir, or the one given at creation). */
+const char *corral_options_libdir(const corral_options *o);
+
 typedef enum corral_status {
   CORRAL_OK = 0,      /* the test ran: output holds herd7's block */
   CORRAL_ETEST = 1,   /* this test failed (syntax, semantics...): diag */

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The table of bad inputs in README.md, made from tests/bad: one row per
 # case listed in tests/bad/CASES.tsv, its message being the case's .err
-# (the start of what corral prints, checked by run-regress.sh).
+# (the first lines of what corral prints on stderr, checked by
+# run-regress.sh) and its exit status.
 #   tests/bad-table.sh                print the table
 #   tests/bad-table.sh --update FILE  rewrite the table in FILE (between
 #                                     the bad-inputs markers)
@@ -12,28 +13,27 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 bad=$here/bad
 table() {
-  echo "| input | kind | corral answers (first line of stderr) |"
-  echo "|---|---|---|"
+  echo "| input | kind | corral answers (the start of stderr) | exit |"
+  echo "|---|---|---|---|"
   grep -v '^#' "$bad/CASES.tsv" | while IFS='	' read -r name kind what; do
     [ -f "$bad/$name.err" ] || { echo "bad-table: $name is listed but has no .err" >&2; exit 1; }
-    msg=$(sed 's/|/\\|/g' "$bad/$name.err")
-    echo "| $what | $kind | \`$msg\` |"
+    # one code span a line of the .err, on one table row
+    msg=$(sed 's/|/\\|/g; s/^/`/; s/$/`/' "$bad/$name.err" | awk 'NR > 1 {printf "<br>"} {printf "%s", $0}')
+    # the status run-regress.sh checks
+    if [ -f "$bad/$name.status" ]; then st=$(cat "$bad/$name.status")
+    else case "$(head -1 "$bad/$name.err")" in
+      "Warning: File "*) st="0 (1 with \`-exit true\`)" ;;
+      *) st=2 ;;
+    esac; fi
+    echo "| $what | $kind | $msg | $st |"
   done
 }
 begin='<!-- bad-inputs:begin (tests/bad-table.sh --update README.md) -->'
 end='<!-- bad-inputs:end -->'
-section() { awk -v b="$begin" -v e="$end" '$0 == e {p = 0} p {print} $0 == b {p = 1}' "$1"; }
+. "$(dirname "$0")/readme-section.inc"
 case "${1:-}" in
   "") table ;;
-  --update)
-    tmp=$(mktemp)
-    table >"$tmp.t"
-    awk -v b="$begin" -v e="$end" -v t="$tmp.t" '
-      $0 == b {print; while ((getline l < t) > 0) print l; skip = 1; next}
-      $0 == e {skip = 0}
-      !skip {print}' "$2" >"$tmp"
-    cat "$tmp" >"$2"
-    rm -f "$tmp" "$tmp.t" ;;
+  --update) update "$2" ;;
   --check)
     for e in "$bad"/*.err; do
       n=$(basename "$e" .err)

@@ -54,6 +54,43 @@ typedef int (*ResultFn)(void *ctx, int i, const char *path, corral_result *r);
 int campaign_run(const corral_options *o, const Files *f, int workers, bool progress,
                  ResultFn fn, void *ctx);
 
+/* ------------------------------------------------------------ names.c */
+
+/* -names FILE, -excl FILE: which tests run, by name. */
+typedef struct NameFilter {
+  char **keep, **drop;
+  int nkeep, ndrop;
+  bool select;             /* -names given: only the tests in keep */
+} NameFilter;
+/* Read the files the options name; 0, or 2 after printing an error. */
+int names_load(NameFilter *nf, const corral_options *o);
+bool names_skip(const NameFilter *nf, const char *name);
+void names_free(NameFilter *nf);
+
+/* ------------------------------------------------------------- view.c */
+
+/* -view VIEWER: show each test's graphs (herd7's -gv, -evince, -preview). */
+typedef struct Viewer {
+  bool on, preview;
+  const char *prog, *ext, *render, *dir, *suffix;
+  char tmp[64];            /* the temporary -o directory, if one was made */
+} Viewer;
+/* From the options: checks that the viewer is installed (else says so
+ * once on stderr and stays off) and, without -o, adds a temporary one. */
+int view_prepare(Viewer *v, corral_options *o);
+/* After a test that ran: render its graphs and run the viewer on them. */
+void view_test(Viewer *v, const char *path);
+void view_free(Viewer *v);
+
+/* ---------------------------------------------------------- herdmsg.c */
+
+/* herd7's line for a test that could not be run, from corral's
+ * diagnostic: "Warning: File \"PATH\": MESSAGE (User error)\n" (malloc'ed). */
+char *herd_test_warning(const char *path, const char *diag);
+/* herd7's line for a model or bell file that cannot be found,
+ * "corral: Cannot find file NAME\n", or NULL for other fatal errors. */
+char *herd_fatal_line(const char *diag);
+
 /* herd7's output for a campaign: the blocks in input order, a repeated
  * test name skipped (silently when the hash is the same, with herd7's
  * warning when it differs).  Output goes to `out` (stdout when NULL: a
@@ -61,7 +98,10 @@ int campaign_run(const corral_options *o, const Files *f, int workers, bool prog
 typedef struct Printer {
   char **names, **hashes, **files;
   int n, cap;
-  int status;              /* 0, 1 (some test failed), 2 (fatal) */
+  int status;              /* 0; 1 (a test failed, with -exit true); 2 (fatal) */
+  bool exit_on_fail;       /* -exit true: stop at the first failed test */
+  const NameFilter *select; /* -names, -excl (NULL: every test) */
+  Viewer *view;            /* -view (NULL: none) */
   char *buf;               /* with to_memory: everything printed */
   size_t len, bufcap;
   bool to_memory;

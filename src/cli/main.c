@@ -23,14 +23,12 @@
 #include "util/spawn.h"
 
 static const char campaign_usage[] =
-    "campaigns:\n"
-    "  corral [options] FILE.litmus | @LIST | DIR ...   run many tests\n"
-    "  -j N                     one test: N threads; several: N tests at once\n"
-    "  -shard K/N               run only the K-th of N slices of the test list\n"
-    "  corral judge [options] TESTS      check Observation against Result: lines\n"
-    "  corral compare LOG1 LOG2          tests whose Observation or states differ\n"
-    "  corral compare [options] A.cat B.cat TESTS   the same for two models\n"
-    "  corral merge LOG...               shard logs, in order, as one run\n";
+    "Subcommands:\n"
+    "  corral judge [options] TESTS  check each Observation against the test's Result: line\n"
+    "  corral compare LOG1 LOG2  the tests whose Observation or states differ\n"
+    "  corral compare [options] A.cat B.cat TESTS  the same for two models\n"
+    "  corral merge LOG...  the logs of shards, in order, as one run\n"
+    "  corral serve [--port N]  the playground, on http://127.0.0.1:8080/\n";
 
 static int parse_shard(CliArgs *a, const char *s) {
   int k, n;
@@ -64,6 +62,10 @@ int cli_parse(CliArgs *a, int argc, char **argv, int from, bool cats) {
       printf("corral %s (herd7 %s compatible)\n", CORRAL_VERSION, CORRAL_HERD_VERSION);
       return -1;
     }
+    if (!strcmp(s, "-libdir")) {
+      puts(corral_options_libdir(a->o));
+      return -1;
+    }
     if (!strcmp(s, "-help") || !strcmp(s, "--help") || !strcmp(s, "-h")) {
       fputs(corral_usage(), stdout);
       fputs(campaign_usage, stdout);
@@ -74,17 +76,18 @@ int cli_parse(CliArgs *a, int argc, char **argv, int from, bool cats) {
       int ar = ours ? 1 : corral_option_arity(s);
       if (ar < 0) {
         const char *hint = corral_option_suggest(s);
+        /* herd7's words (OCaml's Arg), then a suggestion */
         if (hint)
-          fprintf(stderr, "corral: %s: unknown option (did you mean %s?)\n%s", s, hint,
+          fprintf(stderr, "corral: unknown option '%s'. (did you mean %s?)\n%s", s, hint,
                   corral_usage());
         else
-          fprintf(stderr, "corral: %s: unknown option\n%s", s, corral_usage());
+          fprintf(stderr, "corral: unknown option '%s'.\n%s", s, corral_usage());
         return 2;
       }
       const char *arg = NULL;
       if (ar == 1) {
         if (i + 1 >= argc) {
-          fprintf(stderr, "corral: option %s needs an argument\n", s);
+          fprintf(stderr, "corral: option '%s' needs an argument.\n", s);
           return 2;
         }
         arg = argv[++i];
@@ -114,6 +117,10 @@ int cli_parse(CliArgs *a, int argc, char **argv, int from, bool cats) {
     any_file = true;
     if (files_arg(&a->files, s)) return 2;
   }
+  /* options herd7 has and corral ignores: one line each */
+  const char *note;
+  for (int k = 0; (note = corral_option_nth(a->o, "note", k)); k++)
+    fprintf(stderr, "corral: %s\n", note);
   if (!any_file) files_stdin(&a->files);
   if (a->shard_n) files_shard(&a->files, a->shard_k, a->shard_n);
   return 0;
@@ -184,6 +191,8 @@ int printer_result(void *printer, int i, const char *path, corral_result *r) {
   Printer *p = printer;
   (void)i;
   corral_status st = r->status;
+  /* -names, -excl: herd7 does not run the others at all */
+  if (p->select && r->name && names_skip(p->select, r->name)) return 0;
   bool print = st == CORRAL_OK;
   if (r->name) {
     int k = 0;
@@ -210,14 +219,28 @@ int printer_result(void *printer, int i, const char *path, corral_result *r) {
     }
   }
   if (print && r->output) emit(p, r->output, stdout);
+  /* herd7's line first (scripts written for herd7 look for it), then
+   * corral's located diagnostic.  A stopped test (-timeout,
+   * -maxcandidates) is not a failure to herd7: it prints nothing. */
+  char *herd = st == CORRAL_ETEST && !r->stopped ? herd_test_warning(path, r->diag)
+               : st == CORRAL_EFATAL             ? herd_fatal_line(r->diag)
+                                                 : NULL;
+  if (herd) emit(p, herd, stderr);
+  free(herd);
   if (r->diag && (st != CORRAL_OK || print)) emit(p, r->diag, stderr);
   if (!p->to_memory) fflush(stdout);
+  if (print && p->view) view_test(p->view, path);
   if (st == CORRAL_EFATAL) {
     /* the model cannot be used: no test can run (herd7 exits 2 too) */
     p->status = 2;
     return 2;
   }
-  if (st != CORRAL_OK) p->status = 1;
+  /* As herd7: a test that could not be run does not change the exit
+   * status, the run goes on; with -exit true it stops here, status 1. */
+  if (st != CORRAL_OK && !r->stopped && p->exit_on_fail) {
+    p->status = 1;
+    return 1;
+  }
   return 0;
 }
 
@@ -281,6 +304,17 @@ int main(int argc, char **argv) {
   if (header) fputs(header, stdout);
   Printer p;
   memset(&p, 0, sizeof p);
+  NameFilter names;
+  Viewer view;
+  if (names_load(&names, a.o) || view_prepare(&view, a.o)) {
+    names_free(&names);
+    cli_free(&a);
+    return 2;
+  }
+  const char *v;
+  for (int k = 0; (v = corral_option_nth(a.o, "exit", k)); k++) p.exit_on_fail = !strcmp(v, "true");
+  if (names.select || names.ndrop) p.select = &names;
+  if (view.on) p.view = &view;
   /* one test: its block goes to stdout as it is formatted (a chain test
    * prints hundreds of thousands of states) */
   if (a.files.n == 1) {
@@ -290,6 +324,8 @@ int main(int argc, char **argv) {
   cli_campaign(&a, printer_result, &p);
   int status = p.status;
   printer_free(&p);
+  names_free(&names);
+  view_free(&view);
   cli_free(&a);
   return status;
 }
