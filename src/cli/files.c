@@ -93,7 +93,7 @@ static int add_dir(Files *f, const char *dir, int depth) {
   while ((e = readdir(d)))
     if (e->d_name[0] != '.') files_add(&names, e->d_name);
   closedir(d);
-  qsort(names.v, (size_t)names.n, sizeof(char *), name_cmp);
+  if (names.n > 1) qsort(names.v, (size_t)names.n, sizeof(char *), name_cmp);
   int rc = 0;
   for (int i = 0; i < names.n && rc == 0; i++) {
     char *p = join(dir, names.v[i]);
