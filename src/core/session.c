@@ -348,8 +348,13 @@ static corral_status simulate(const corral_options *o, const Test *t,
     goto done;
   }
   bool mixed = false, deps = false;
-  for (int i = 0; i < nv; i++)
+  for (int i = 0; i < nv; i++) {
     if (!strcmp(vars[i], "deps")) deps = true;
+    if ((!strcmp(vars[i], "kvm") || !strcmp(vars[i], "vmsa")) && lit_test_uses_vmsa(t))
+      err_raise(&err, ERRK_SEMANTIC, where,
+                "-variant %s (virtual memory: page tables, TLBI) is not supported yet",
+                vars[i]);
+  }
   for (int i = 0; i < nv; i++)
     if (!strcmp(vars[i], "mixed")) {
       mixed = true;

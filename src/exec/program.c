@@ -111,6 +111,8 @@ Val program_value(Program *p, const LitVal *v, Err *err) {
     r.num = intern(&p->labels, v->label);
     return r;
   }
+  case LV_PTE:
+    perr(err, v->pos, "a page-table entry value needs -variant kvm");
   default:
     perr(err, v->pos, "this kind of initial value is not supported yet");
   }

@@ -44,7 +44,7 @@ void lit_print_loc_hash(const LitLoc *l, StrBuf *out) {
     sb_puts(out, l->reg);
     break;
   case LOC_SYMREG: sb_puts(out, l->reg); break;
-  case LOC_GLOBAL: sb_puts(out, l->sym); break;
+  case LOC_GLOBAL: lit_print_sym_hash(l->sym, out); break;
   case LOC_CELL:
     sb_puts(out, l->sym);
     sb_putc(out, '[');

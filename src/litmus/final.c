@@ -72,6 +72,7 @@ static void parse_rhs(TokStream *ts, Prop *p, bool cell) {
     p->val = parse_array_val(ts);
   } else {
     p->val = parse_value(ts, false);
+    pte_default_oa(ts->p, &p->val, &p->loc);
   }
 }
 

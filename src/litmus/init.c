@@ -50,6 +50,10 @@ static LitLoc parse_reg_loc(TokStream *ts) {
 
 bool starts_loc(const TokStream *ts, int k) {
   TokKind a = peekk(ts, k);
+  if (a == T_NAME && peekk(ts, k + 1) == T_LPAR) {
+    const char *s = peek(ts, k)->s;
+    return strcmp(s, "PTE") == 0 || strcmp(s, "TTD") == 0 || strcmp(s, "PA") == 0;
+  }
   return a == T_NAME || a == T_SYMREG || a == T_LBRK || is_thread_tok(ts, k);
 }
 
@@ -69,9 +73,12 @@ LitLoc parse_loc(TokStream *ts, bool brackets) {
     return l;
   }
   bool brk = brackets && accept(ts, T_LBRK);
-  t = expect(ts, T_NAME, "a location");
   l.kind = LOC_GLOBAL;
-  l.sym = t->s;
+  l.sym = pte_parse_special(ts);
+  if (!l.sym) {
+    t = expect(ts, T_NAME, "a location");
+    l.sym = pte_canonical_name(ts->p, t->s);
+  }
   if (brk) expect(ts, T_RBRK, "']'");
   if (peekk(ts, 0) == T_COLON && peekk(ts, 1) == T_NAME)
     fail(ts->p, peek(ts, 0)->off, "tagged locations are not supported");
@@ -129,10 +136,21 @@ static LitVal addr_val(TokStream *ts) {
   LitVal v;
   memset(&v, 0, sizeof v);
   accept(ts, T_AMPER);
-  const Tok *t = expect(ts, T_NAME, "a location name");
   v.kind = LV_ADDR;
-  v.pos = tok_pos(ts, t);
-  v.sym = v.text = t->s;
+  v.pos = tok_pos(ts, peek(ts, 0));
+  const char *special = pte_parse_special(ts);
+  if (special) {
+    StrBuf b;
+    sb_init(&b);
+    lit_print_sym_hash(special, &b);
+    v.sym = special;
+    v.text = arena_strdup(ts->p->a, sb_cstr(&b));
+    sb_free(&b);
+    return v;
+  }
+  const Tok *t = expect(ts, T_NAME, "a location name");
+  v.text = t->s;
+  v.sym = pte_canonical_name(ts->p, t->s);
   if (peekk(ts, 0) == T_LBRK && peekk(ts, 1) == T_NUM &&
       peekk(ts, 2) == T_RBRK) {
     next(ts);
@@ -175,6 +193,7 @@ LitVal parse_value(TokStream *ts, bool labels) {
   case T_NOP: case T_INSTR:
     fail(ts->p, t->off, "instruction values are not supported");
   case T_AMPER: case T_NAME: return addr_val(ts);
+  case T_LPAR: return parse_pte_value(ts);
   default: unexpected(ts, "a value");
   }
 }
@@ -228,6 +247,7 @@ static void parse_init_value(TokStream *ts, InitItem *it, bool atomic_init) {
     return;
   }
   it->val = parse_value(ts, true);
+  pte_default_oa(ts->p, &it->val, &it->loc);
 }
 
 /* T t[N] [= {...}] */

@@ -24,19 +24,27 @@ typedef enum LitValKind {
   LV_LABEL,   /* label:"P1:L0", P1:L0, 1:L0 */
   LV_ARRAY,   /* {1,2,3} */
   LV_TAG,     /* :green */
+  LV_PTE,     /* (oa:PA(x), af:1, ...): a page-table entry (VMSA, pte.c) */
 } LitValKind;
+
+/* The flags of a page-table entry, in herd's printing order; bit f of
+ * LitVal.pte_set says field f was written, bit f of pte_bits its value. */
+enum { PTE_AF, PTE_DB, PTE_DBM, PTE_VALID, PTE_EL0, PTE_NFIELDS };
 
 typedef struct LitVal {
   LitValKind kind;
   const char *text;     /* spelling for the hash: "0x10", "y", "1:L0", "{1,2}" */
   int64_t num;          /* LV_INT: the value */
-  const char *sym;      /* LV_ADDR: the symbol; LV_TAG: the tag */
+  const char *sym;      /* LV_ADDR: the symbol (VMSA: "PTE(x)", "PA(x)" for
+                           pte_x, phy_x, see pte.c); LV_TAG: the tag */
   bool has_index;       /* LV_ADDR: x[i] */
   int64_t index;
   int thread;           /* LV_LABEL */
   const char *label;    /* LV_LABEL */
   struct LitVal *elems; /* LV_ARRAY */
   int nelems;
+  const char *pte_oa;   /* LV_PTE: "PA(x)" or "PTE(x)", NULL if none given */
+  uint8_t pte_set, pte_bits;
   SrcPos pos;
 } LitVal;
 
@@ -313,6 +321,24 @@ int lit_type_bits(const LitType *ty, int word_bits, bool *is_signed);
 
 /* Printing helpers shared by the hash and the output (print.c). */
 void lit_print_loc_hash(const LitLoc *l, StrBuf *out);  /* as written */
+
+/* pte.c: VMSA names.  Page-table entries and physical addresses are
+ * symbols named "PTE(x)" and "PA(x)" (herd's spelling in outputs), whether
+ * written so or pte_x, phy_x. */
+typedef enum SymKind { SK_VIRTUAL, SK_PHYSICAL, SK_PTE } SymKind;
+SymKind lit_sym_kind(const char *sym);
+/* The x of "PTE(x)" / "PA(x)" (an arena copy), sym itself otherwise. */
+const char *lit_sym_base(Arena *a, const char *sym);
+/* The legacy spelling the hash uses: pte_x, phy_x, else sym. */
+void lit_print_sym_hash(const char *sym, StrBuf *out);
+/* A PTE value as herd prints it in outputs: oa first, then the fields
+ * that differ from the default (valid:1, af:1, db:1, dbm:0, el0:1). */
+void lit_print_pte(const char *oa, unsigned bits, StrBuf *out);
+/* The default flags of an entry (bit f: field f). */
+unsigned lit_pte_default(void);
+/* Whether the init or final section names a PTE, a physical address or
+ * holds a PTE value. */
+bool lit_test_uses_vmsa(const Test *t);
 
 /* a, b, c and d joined, in arena a (printf costs hundreds of
  * instructions a call; names are joined a few times per test). */

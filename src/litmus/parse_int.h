@@ -156,6 +156,13 @@ LitLoc parse_loc(TokStream *ts, bool brackets);
 LitVal int_val(const TokStream *ts, const Tok *t);
 LitVal parse_value(TokStream *ts, bool labels);
 LitVal parse_array_val(TokStream *ts);
+/* pte.c: PTE(x), TTD(x), PA(x) (consumed, their symbol) or NULL; pte_x,
+ * phy_x as "PTE(x)", "PA(x)"; a PTE value (...); the default oa of an
+ * entry stored at PTE(x). */
+const char *pte_parse_special(TokStream *ts);
+const char *pte_canonical_name(Parser *p, const char *name);
+LitVal parse_pte_value(TokStream *ts);
+void pte_default_oa(Parser *p, LitVal *v, const LitLoc *loc);
 
 /* final.c */
 void parse_final(Parser *p, size_t start, size_t end);

@@ -119,6 +119,7 @@ void print_lit_value(const Test *t, const LitLoc *l, const LitVal *v,
     sb_putc(out, ':');
     sb_puts(out, v->sym);
     break;
+  case LV_PTE: lit_print_pte(v->pte_oa, v->pte_bits, out); break;
   case LV_ARRAY:
     sb_putc(out, '{');
     for (int i = 0; i < v->nelems; i++) {

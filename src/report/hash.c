@@ -89,7 +89,12 @@ static int cmp_loc(const LitLoc *a, const LitLoc *b) {
     if (a->thread != b->thread) return a->thread < b->thread ? -1 : 1;
     return strcmp(a->reg, b->reg);
   case LOC_SYMREG: return strcmp(a->reg, b->reg);
-  case LOC_GLOBAL: return strcmp(a->sym, b->sym);
+  case LOC_GLOBAL: {
+    /* herd's symbols: virtual < physical < page-table entries */
+    SymKind ka = lit_sym_kind(a->sym), kb = lit_sym_kind(b->sym);
+    if (ka != kb) return ka < kb ? -1 : 1;
+    return strcmp(a->sym, b->sym);
+  }
   case LOC_CELL: {
     int c = strcmp(a->sym, b->sym);
     if (c) return c;
