@@ -379,6 +379,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
   p = program_new(t, &err, o->unroll);
   if (mixed) program_set_mixed(p, &err, where);
   p->deps = deps;
+  program_set_simd(p, vars, nv);
   EngineOpts eo = {0};
   eo.speedcheck = o->speedcheck;
   eo.checkfilter = o->checkfilter;

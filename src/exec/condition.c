@@ -9,6 +9,8 @@
 #include "engine_int.h"
 
 static LocType loc_type(const Program *p, const LitLoc *l) {
+  if (l->kind == LOC_REG && l->lane_bits)
+    return (LocType){(uint8_t)l->lane_bits, l->lane_bits == 32, false};
   if (l->kind == LOC_REG && l->thread >= 0 && l->thread < p->nthreads && l->regid >= 0)
     return p->reg_type[l->thread][l->regid];
   if (l->kind == LOC_GLOBAL || l->kind == LOC_CELL) {
@@ -27,6 +29,34 @@ static bool vals_equal_typed(const Program *p, LocType t, Val a, Val b) {
 
 typedef bool (*LocValFn)(void *ctx, const LitLoc *l, Val *out);
 
+/* Lane i of a vector register location (LitLoc.lanes > 0). */
+static LitLoc lane_loc(const LitLoc *l, int i) {
+  LitLoc c = *l;
+  int off = i * l->lane_bits;
+  c.regid = l->regid + off / 64;
+  c.lane_shift = off % 64;
+  c.lanes = 0;
+  return c;
+}
+
+static LocType lane_type(const LitLoc *l) {
+  return (LocType){(uint8_t)l->lane_bits, l->lane_bits == 32, false};
+}
+
+/* 0:V0.4S={...}: every lane equal. */
+static bool vector_eval(Program *p, const Prop *pr, LocValFn fn, void *ctx) {
+  if (pr->val.kind != LV_ARRAY || pr->val.nelems != pr->loc.lanes) return false;
+  for (int i = 0; i < pr->loc.lanes; i++) {
+    LitLoc li = lane_loc(&pr->loc, i);
+    const LitVal *e = &pr->val.elems[i];
+    Val v;
+    if (!fn(ctx, &li, &v) || e->kind != LV_INT ||
+        !vals_equal_typed(p, lane_type(&li), v, val_int(e->num)))
+      return false;
+  }
+  return true;
+}
+
 static bool prop_eval(Program *p, const Prop *pr, LocValFn fn, void *ctx) {
   switch (pr->kind) {
   case P_TRUE:
@@ -35,6 +65,7 @@ static bool prop_eval(Program *p, const Prop *pr, LocValFn fn, void *ctx) {
     return false;
   case P_EQ: {
     Val v, want;
+    if (pr->loc.kind == LOC_REG && pr->loc.lanes) return vector_eval(p, pr, fn, ctx);
     if (!fn(ctx, &pr->loc, &v)) return false;
     Err e;
     err_init(&e);
@@ -86,21 +117,15 @@ static int loc_sym(Program *p, const LitLoc *l) {
   return l->kind == LOC_GLOBAL || l->kind == LOC_CELL ? program_find_symbol(p, l) : -1;
 }
 
-/* x={k0,k1...} on an array x: the conjunction of its cells' equalities. */
-static const Prop *array_eq(Program *p, const Prop *pr, Arena *a) {
-  const struct ArrayDecl *ar = pr->kind == P_EQ && pr->loc.kind == LOC_GLOBAL &&
-                                       pr->val.kind == LV_ARRAY
-                                   ? program_array(p, intern_find(&p->syms, pr->loc.sym))
-                                   : NULL;
-  if (!ar) return pr;
+/* The conjunction of n equalities eq(pr, i, eq) (pr's copies, filled in
+ * by the callback), the first outermost. */
+static const Prop *conjunction(const Prop *pr, int n, void (*fill)(const Prop *, int, Prop *),
+                               Arena *a) {
   Prop *conj = NULL;
-  for (int i = ar->len - 1; i >= 0; i--) {
+  for (int i = n - 1; i >= 0; i--) {
     Prop *eq = ARENA_NEWN(a, Prop, 1);
     *eq = *pr;
-    eq->loc.kind = LOC_CELL;
-    eq->loc.index = i;
-    if (i < pr->val.nelems) eq->val = pr->val.elems[i];
-    else eq->kind = P_FALSE;
+    fill(pr, i, eq);
     if (!conj) {
       conj = eq;
       continue;
@@ -112,14 +137,45 @@ static const Prop *array_eq(Program *p, const Prop *pr, Arena *a) {
     and->b = conj;
     conj = and;
   }
+  return conj;
+}
+
+static void cell_eq(const Prop *pr, int i, Prop *eq) {
+  eq->loc.kind = LOC_CELL;
+  eq->loc.index = i;
+  if (i < pr->val.nelems) eq->val = pr->val.elems[i];
+  else eq->kind = P_FALSE;
+}
+
+/* x={k0,k1...} on an array x: the conjunction of its cells' equalities. */
+static const Prop *array_eq(Program *p, const Prop *pr, Arena *a) {
+  const struct ArrayDecl *ar = pr->kind == P_EQ && pr->loc.kind == LOC_GLOBAL &&
+                                       pr->val.kind == LV_ARRAY
+                                   ? program_array(p, intern_find(&p->syms, pr->loc.sym))
+                                   : NULL;
+  if (!ar) return pr;
+  Prop *conj = (Prop *)conjunction(pr, ar->len, cell_eq, a);
   if (pr->val.nelems != ar->len) conj->kind = P_FALSE;
   return conj;
+}
+
+static void lane_eq(const Prop *pr, int i, Prop *eq) {
+  eq->loc = lane_loc(&pr->loc, i);
+  if (pr->val.kind == LV_ARRAY && pr->val.nelems == pr->loc.lanes) eq->val = pr->val.elems[i];
+  else eq->kind = P_FALSE;
+}
+
+/* 0:V0.4S={k0,...} on a vector register: the conjunction of its lanes'
+ * equalities. */
+static const Prop *vector_eq(const Prop *pr, Arena *a) {
+  if (pr->kind != P_EQ || pr->loc.kind != LOC_REG || !pr->loc.lanes) return pr;
+  return conjunction(pr, pr->loc.lanes, lane_eq, a);
 }
 
 static CProp *cprop_build1(Program *p, const Prop *pr, Arena *a);
 
 CProp *cprop_build(Program *p, const Prop *pr, Arena *a) {
-  return pr ? cprop_build1(p, array_eq(p, pr, a), a) : NULL;
+  return pr ? cprop_build1(p, vector_eq(array_eq(p, pr, a), a), a) : NULL;
 }
 
 static CProp *cprop_build1(Program *p, const Prop *pr, Arena *a) {

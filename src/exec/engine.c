@@ -93,6 +93,8 @@ static void run_candidate(Engine *g) {
       l.kind = LOC_REG;
       l.thread = dl->thread;
       l.regid = dl->reg;
+      l.lane_bits = dl->lane_bits;
+      l.lane_shift = dl->lane_shift;
       if (!final_value(g, &l, &v)) return;
     } else if (!global_final_value(g, dl->sym, &v)) {
       return;

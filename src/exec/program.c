@@ -3,6 +3,8 @@
  */
 #include "program.h"
 
+#include <ctype.h>
+
 #include "../litmus/c.h"
 
 
@@ -162,6 +164,13 @@ static int count_prop_atoms(const Prop *pr) {
   }
 }
 
+/* A vector register's spelling in states: upper case (V0.4S). */
+static const char *vec_name(Program *p, const char *reg) {
+  char *u = arena_strdup(&p->arena, reg);
+  for (char *q = u; *q; q++) *q = (char)toupper((unsigned char)*q);
+  return u;
+}
+
 static DispLoc make_disp(Program *p, const LitLoc *l, Err *err) {
   DispLoc d = {0};
   char num[24];
@@ -177,7 +186,9 @@ static DispLoc make_disp(Program *p, const LitLoc *l, Err *err) {
     d.type = p->reg_type[d.thread][d.reg];
     digits = dec_digits(num + sizeof num - 1, (uint64_t)d.thread, false);
     num[sizeof num - 1] = 0;
-    d.name = lit_join(&p->arena, digits, ":", test_reg_name(p->test, d.reg), "");
+    d.lanes = l->lanes;
+    d.lane_bits = l->lane_bits;
+    d.name = lit_join(&p->arena, digits, ":", l->lanes ? vec_name(p, l->reg) : test_reg_name(p->test, d.reg), "");
     break;
   case LOC_GLOBAL:
     d.kind = DL_GLOBAL;
@@ -213,14 +224,23 @@ static int disp_cmp(const Program *p, const DispLoc *a, const DispLoc *b) {
       return strcmp(test_reg_name(p->test, a->reg), test_reg_name(p->test, b->reg));
     return a->reg - b->reg;
   }
-  int c = strcmp(intern_name(&p->syms, a->sym), intern_name(&p->syms, b->sym));
+  const char *na = intern_name(&p->syms, a->sym), *nb = intern_name(&p->syms, b->sym);
+  if (a->kind == DL_CELL) { /* cell t[i] is named "t[i]": by array, then index */
+    size_t la = strcspn(na, "["), lb = strcspn(nb, "[");
+    int c = strncmp(na, nb, MIN(la, lb));
+    if (c || la != lb) return c ? c : (la > lb) - (la < lb);
+    return (a->index > b->index) - (a->index < b->index);
+  }
+  int c = strcmp(na, nb);
   if (c) return c;
   return (a->index > b->index) - (a->index < b->index);
 }
 
 static bool disp_same(const DispLoc *a, const DispLoc *b) {
   if (a->kind != b->kind) return false;
-  if (a->kind == DL_REG) return a->thread == b->thread && a->reg == b->reg;
+  if (a->kind == DL_REG)
+    return a->thread == b->thread && a->reg == b->reg && a->lanes == b->lanes &&
+           a->lane_bits == b->lane_bits;
   return a->sym == b->sym && a->index == b->index;
 }
 
@@ -258,6 +278,40 @@ static void expand_arrays(Program *p) {
   p->has_groups = true;
 }
 
+/* A vector register shown (0:V0.4S={1,2,3,4}): one entry per lane, the
+ * first named after the register and marked with the group size; lanes
+ * of 8 and 16 bits are unsigned, of 32 signed, of 64 unsigned (herd's
+ * TestType.tr_nbits). */
+static void expand_vectors(Program *p) {
+  int n = p->ndisp;
+  for (int k = 0; k < p->ndisp; k++) n += p->disp[k].lanes ? p->disp[k].lanes - 1 : 0;
+  if (n == p->ndisp) return;
+  DispLoc *d = arena_alloc(&p->arena, sizeof(DispLoc) * (size_t)(n + 1));
+  int m = 0;
+  for (int k = 0; k < p->ndisp; k++) {
+    const DispLoc *e = &p->disp[k];
+    if (!e->lanes) {
+      d[m++] = *e;
+      continue;
+    }
+    for (int i = 0; i < e->lanes; i++) {
+      DispLoc c = *e;
+      int off = i * e->lane_bits;
+      c.reg = e->reg + off / 64;
+      c.lane_shift = off % 64;
+      c.lanes = 0;
+      c.type = (LocType){(uint8_t)e->lane_bits, e->lane_bits == 32, false};
+      c.name = i == 0 ? e->name : "";
+      c.namelen = strlen(c.name);
+      c.group = i == 0 ? e->lanes : -1;
+      d[m++] = c;
+    }
+  }
+  p->disp = d;
+  p->ndisp = m;
+  p->has_groups = true;
+}
+
 static void build_display(Program *p, Err *err) {
   const Test *t = p->test;
   int cap = count_prop_atoms(t->cond) + t->nlocations + 1;
@@ -281,6 +335,7 @@ static void build_display(Program *p, Err *err) {
     p->disp[k] = d;
   }
   expand_arrays(p);
+  expand_vectors(p);
   p->int_line_cap = 0;
   for (int k = 0; k < p->ndisp; k++) p->int_line_cap += p->disp[k].namelen + 3 + 24;
   /* Observed symbols: displayed globals plus those of the filter. */
@@ -357,6 +412,10 @@ static void program_init_state(Program *p, Err *err) {
         perr(err, l->pos, "thread %d does not exist", l->thread);
       if (l->regid < 0 || l->regid >= p->nregs)
         perr(err, l->pos, "%s is not a register", l->reg);
+      if (l->lanes) { /* a vector register: 0, as every register starts */
+        if (it->has_val) perr(err, it->pos, "initial values of vector registers are not supported");
+        continue;
+      }
       p->init_regs[l->thread][l->regid] = program_value(p, &it->val, err);
       p->init_reg_set[l->thread][l->regid] = true;
       p->reg_type[l->thread][l->regid] = ty;
@@ -425,7 +484,9 @@ int program_disp_index(const Program *p, const LitLoc *l) {
     const DispLoc *d = &p->disp[i];
     switch (l->kind) {
     case LOC_REG:
-      if (d->kind == DL_REG && d->thread == l->thread && d->reg == l->regid) return i;
+      if (d->kind == DL_REG && d->thread == l->thread && d->reg == l->regid &&
+          d->lane_bits == l->lane_bits && d->lane_shift == l->lane_shift && !l->lanes)
+        return i;
       break;
     case LOC_GLOBAL:
       if (d->kind == DL_GLOBAL && strcmp(intern_name(&p->syms, d->sym), l->sym) == 0)

@@ -27,6 +27,9 @@ typedef struct DispLoc {
   int group;           /* a whole array x: n > 0 on its first cell's entry
                           (printed x={v0,...}), -1 on the n-1 others */
   int64_t index;       /* DL_CELL */
+  /* DL_REG, a lane of a vector register (LitLoc's fields): lanes > 0
+   * before expand_vectors, lane_bits > 0 after, on every lane */
+  int lanes, lane_bits, lane_shift;
   LocType type;
   const char *name;    /* spelling in states: "1:r3", "[x]", "t[1]" */
   size_t namelen;      /* strlen(name): state lines are printed by the 100000 */
@@ -77,6 +80,11 @@ typedef struct Program {
    * branch that is not taken, as speculated ("ghost") events the model
    * sees; corral does not, so sem_branch refuses such tests. */
   bool deps;
+  /* AArch64 -variant neon / sve / sme (bits AV_VAR_*, aarch64_simd.h;
+   * sve implies neon, sme both), and the vector lengths sve:N / sme:N
+   * (0: herd's default, 128). */
+  unsigned simd;
+  int sve_bits, sme_bits;
 } Program;
 
 /* Build a Program from a test; raises through err on semantic errors
@@ -102,6 +110,9 @@ int program_find_symbol(const Program *p, const LitLoc *l);
 int program_disp_index(const Program *p, const LitLoc *l);
 /* Convert a parsed value (LV_INT, LV_ADDR, LV_LABEL) to a machine value. */
 Val program_value(Program *p, const LitVal *v, Err *err);
+
+/* The -variant list's vector extensions (sem_aarch64_simd.c). */
+void program_set_simd(Program *p, const char *const *vars, int nv);
 
 /* -variant mixed (mixed.c): split the symbols into byte symbols; raises
  * through err, at `where`, for what byte accesses cannot represent. */

@@ -31,8 +31,9 @@
  * SWP's write is iico-after its read (iico_order, as herd's swp_or_amo),
  * so that the read cannot read from it.
  */
-#include "../litmus/aarch64.h"
+#include "../litmus/aarch64_simd.h"
 #include "sem.h"
+#include "sem_aarch64.h"
 
 /* ------------------------------------------------------------ registers */
 
@@ -68,7 +69,7 @@ static SVal rd_data(SemCtx *c, const Operand *o) {
 
 /* ------------------------------------------------------------ addresses */
 
-static SVal address(SemCtx *c, const Operand *m) {
+SVal aarch64_address(SemCtx *c, const Operand *m) {
   SVal base = rd_ord(c, m->reg);
   switch ((AAAddrMode)m->sub) {
   case AA_AM_IMM:
@@ -93,7 +94,7 @@ static SVal address(SemCtx *c, const Operand *m) {
 }
 
 /* Base register write-back of the pre- and post-indexed forms. */
-static void write_back(SemCtx *c, const Operand *m, SVal addr) {
+void aarch64_write_back(SemCtx *c, const Operand *m, SVal addr) {
   if (m->sub == AA_AM_PRE) {
     sem_write_reg(c, m->reg, addr);
   } else if (m->sub == AA_AM_POST && m->imm != 0) {
@@ -121,23 +122,23 @@ static SVal load_value(SemCtx *c, const Instr *ins, SVal v) {
 
 static void load(SemCtx *c, const Instr *ins, uint64_t tags, bool reserve) {
   const Operand *m = &ins->ops[1];
-  SVal a = address(c, m);
+  SVal a = aarch64_address(c, m);
   if (reserve) {
     sem_write_reg(c, AA_RESADDR, a);
     sem_reserve(c, a, access_size(ins));
   }
   SVal v = sem_load(c, a, access_size(ins), tags);
-  write_back(c, m, a);
+  aarch64_write_back(c, m, a);
   wr_raw(c, &ins->ops[0], load_value(c, ins, v));
 }
 
 static void store(SemCtx *c, const Instr *ins, uint64_t tags) {
   const Operand *m = &ins->ops[1];
-  SVal a = address(c, m);
+  SVal a = aarch64_address(c, m);
   SVal v = rd_val(c, &ins->ops[0]);
   if (access_size(ins) < 4 && ins->ops[0].reg != AA_ZR)
     v = sem_mask(c, v, 8 * access_size(ins));
-  write_back(c, m, a);
+  aarch64_write_back(c, m, a);
   sem_store(c, a, v, access_size(ins), tags);
 }
 
@@ -318,10 +319,10 @@ static void load_pair(SemCtx *c, const Instr *ins) {
   int n = access_size(ins);
   uint64_t tags = ins->op == AA_LDP && AA_FLAG_X(ins->flags) == AA_PAIR_RCPC
                       ? sem_tag(c, "Q") : 0;
-  SVal a = address(c, m);
+  SVal a = aarch64_address(c, m);
   SVal v1 = sem_load(c, a, n, tags);
   SVal v2 = sem_load(c, sem_op(c, S_ADD, a, sem_int(c, n)), n, tags);
-  write_back(c, m, a);
+  aarch64_write_back(c, m, a);
   wr_raw(c, &o[0], load_value(c, ins, v1));
   wr_raw(c, &o[1], load_value(c, ins, v2));
 }
@@ -331,8 +332,8 @@ static void store_pair(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops, *m = &o[2];
   int n = access_size(ins);
   uint64_t tags = AA_FLAG_X(ins->flags) == AA_PAIR_RCPC ? sem_tag(c, "L") : 0;
-  SVal a = address(c, m);
-  write_back(c, m, a);
+  SVal a = aarch64_address(c, m);
+  aarch64_write_back(c, m, a);
   sem_store(c, a, rd_val(c, &o[0]), n, tags);
   sem_store(c, sem_op(c, S_ADD, a, sem_int(c, n)), rd_val(c, &o[1]), n, tags);
 }
@@ -716,6 +717,7 @@ static bool exec_memory(SemCtx *c, const Instr *ins) {
 
 static void exec_aarch64(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
+  if (AA_IS_SIMD(ins->op)) return aarch64_simd_exec(c, ins);
   if (exec_memory(c, ins)) return;
   if (AA_IS_ALU(ins->op)) return alu(c, ins);
   switch ((AAOp)ins->op) {

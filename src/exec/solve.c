@@ -113,8 +113,14 @@ bool global_final_value(Engine *g, int s, Val *out) {
 /* Value of a register or memory location in the final state. */
 bool final_value(Engine *g, const LitLoc *l, Val *out) {
   if (l->kind == LOC_REG) {
-    if (l->thread < 0 || l->thread >= g->es->nthreads || l->regid < 0) return false;
-    return eval_node(g, g->es->final_regs[l->thread][l->regid], out);
+    if (l->thread < 0 || l->thread >= g->es->nthreads || l->regid < 0 || l->lanes) return false;
+    if (!eval_node(g, g->es->final_regs[l->thread][l->regid], out)) return false;
+    if (l->lane_bits && out->kind == VAL_INT) { /* a lane of a vector register */
+      uint64_t u = (uint64_t)out->num >> l->lane_shift;
+      if (l->lane_bits < 64) u &= ((uint64_t)1 << l->lane_bits) - 1;
+      *out = val_int((int64_t)u);
+    }
+    return true;
   }
   if (l->kind == LOC_GLOBAL || l->kind == LOC_CELL)
     return global_final_value(g, program_find_symbol(g->p, l), out);

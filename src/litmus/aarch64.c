@@ -4,6 +4,7 @@
  * aarch64.h).
  */
 #include "aarch64.h"
+#include "aarch64_simd.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -30,7 +31,7 @@ static const char *const x_names[AA_NREGS] = {
 
 /* Upper-case copy of [s, s+n) into buf if the spelling is all upper or
  * all lower case (herd's lexer); false otherwise. */
-static bool upcase(const char *s, size_t n, char *buf, size_t cap) {
+bool aarch64_upcase(const char *s, size_t n, char *buf, size_t cap) {
   if (n + 1 > cap) return false;
   bool up = false, low = false;
   for (size_t i = 0; i < n; i++) {
@@ -46,7 +47,7 @@ static bool upcase(const char *s, size_t n, char *buf, size_t cap) {
 /* A register name: its id, and its view in *view; -1 if none. */
 static int lookup_reg(const char *s, size_t n, int *view) {
   char buf[8];
-  if (!upcase(s, n, buf, sizeof buf)) return -1;
+  if (!aarch64_upcase(s, n, buf, sizeof buf)) return -1;
   *view = AA_X;
   if (strcmp(buf, "SP") == 0) return AA_SP;
   if (strcmp(buf, "XZR") == 0) return AA_ZR;
@@ -72,6 +73,7 @@ static int aarch64_parse_reg(const char *s) {
 }
 
 static const char *aarch64_reg_name(int reg) {
+  if (reg >= AA_NREGS && reg < AA_NREGS_ALL) return aarch64_simd_reg_name(reg);
   return reg >= 0 && reg < AA_NREGS ? x_names[reg] : "?";
 }
 
@@ -296,7 +298,7 @@ static bool decode_atomic(const char *u, Decoded *d) {
 
 static bool decode(const AsmScan *s, Decoded *d) {
   char u[16];
-  if (s->tok.kind != AT_NAME || !upcase(s->tok.s, s->tok.len, u, sizeof u))
+  if (s->tok.kind != AT_NAME || !aarch64_upcase(s->tok.s, s->tok.len, u, sizeof u))
     return false;
   memset(d, 0, sizeof *d);
   for (size_t i = 0; i < ARRAY_LEN(mnemos); i++)
@@ -428,7 +430,7 @@ static void parse_addr(AsmScan *s, Instr *ins, AddrKind kind) {
 
 static bool cond_of(const char *name, size_t n, AACond *out) {
   char u[8];
-  if (!upcase(name, n, u, sizeof u)) return false;
+  if (!aarch64_upcase(name, n, u, sizeof u)) return false;
   for (size_t i = 0; i < ARRAY_LEN(aarch64_cond_names); i++)
     if (strcmp(u, aarch64_cond_names[i]) == 0) {
       *out = (AACond)i;
@@ -443,7 +445,7 @@ static void parse_cond(AsmScan *s, Instr *ins, const char *name, size_t n,
   if (!cond_of(name, n, &cc)) {
     char u[8];
     bool found = false;
-    if (aliases && upcase(name, n, u, sizeof u))
+    if (aliases && aarch64_upcase(name, n, u, sizeof u))
       for (size_t i = 0; i < ARRAY_LEN(cond_aliases) && !found; i++)
         if (strcmp(u, cond_aliases[i].name) == 0) cc = cond_aliases[i].cond, found = true;
     if (!found) asm_error(s, "unknown condition '%.*s'", (int)n, name);
@@ -763,6 +765,8 @@ static bool rcpc_pair_ok(const Instr *ins) {
 
 static Instr *aarch64_parse_instr(Arena *a, Err *err, const char *text,
                                   SrcPos pos) {
+  Instr *vec = aarch64_simd_parse(a, err, text, pos);
+  if (vec) return vec;
   AsmScan s;
   asm_scan_init(&s, a, err, "AArch64", text, pos);
   Decoded d;
@@ -1007,6 +1011,10 @@ static void aarch64_print_instr(const Instr *ins, StrBuf *out,
                                 void *ctx) {
   const Operand *o = ins->ops;
   int x = AA_FLAG_X(ins->flags);
+  if (AA_IS_SIMD(ins->op)) {
+    aarch64_simd_print(ins, out);
+    return;
+  }
   if (AA_IS_ALU(ins->op)) {
     print_alu(ins, out);
     return;
@@ -1126,8 +1134,9 @@ const ArchOps aarch64_arch_ops = {
     .arch = ARCH_AARCH64,
     .name = "AArch64",
     .word_bits = 64,
-    .nregs = AA_NREGS,
+    .nregs = AA_NREGS_ALL,
     .parse_reg = aarch64_parse_reg,
+    .vec_loc = aarch64_simd_vec_loc,
     .reg_name = aarch64_reg_name,
     .parse_instr = aarch64_parse_instr,
     .print_instr = aarch64_print_instr,

@@ -178,6 +178,10 @@ typedef enum AAAop {
 
 extern const ArchOps aarch64_arch_ops;
 
+/* Upper-case copy of [s, s+n) into buf (cap bytes) if the spelling is all
+ * upper or all lower case, as herd's lexer accepts; false otherwise. */
+bool aarch64_upcase(const char *s, size_t n, char *buf, size_t cap);
+
 /* Names shared with the semantics: conditions ("EQ"...), barrier options
  * ("SY", "ISHLD"...), system registers ("NZCV"...). */
 extern const char *const aarch64_cond_names[];

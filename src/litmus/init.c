@@ -44,7 +44,9 @@ static LitLoc parse_reg_loc(TokStream *ts) {
   else if (r->kind == T_SYMREG) l.reg = r->s;
   else unexpected(ts, "a register name");
   next(ts);
-  l.regid = check_reg(ts, r, l.reg);
+  const ArchOps *ops = ts->p->t->ops;
+  int id = !ts->p->t->c && ops->vec_loc ? ops->vec_loc(l.reg, &l.lanes, &l.lane_bits) : -1;
+  l.regid = id >= 0 ? id : check_reg(ts, r, l.reg);
   return l;
 }
 

@@ -68,6 +68,10 @@ typedef struct LitLoc {
                            LOC_SYMREG: the real register it was allocated */
   const char *sym;      /* LOC_GLOBAL, LOC_CELL */
   int64_t index;        /* LOC_CELL */
+  /* LOC_REG of a vector view (AArch64 0:V0.4S): lanes > 0 lanes of
+   * lane_bits each, regid the register's first 64-bit chunk; lanes == 0
+   * and lane_bits > 0: one lane, bits lane_shift.. of chunk regid. */
+  int lanes, lane_bits, lane_shift;
   SrcPos pos;
 } LitLoc;
 
@@ -132,6 +136,7 @@ typedef enum OperandKind {
   OPK_SYM,      /* absolute symbol, e.g. X86 [x] (name in sym) */
   OPK_COND,     /* condition code (imm holds the arch's code) */
   OPK_STR,      /* raw text (e.g. PPC "com" pseudo-instruction) */
+  OPK_VREG,     /* a vector register (AArch64 SIMD, aarch64_simd.h) */
 } OperandKind;
 
 typedef struct Operand {
@@ -231,6 +236,10 @@ typedef struct ArchOps {
   /* Parse a register name as written in the init or final section
    * ("EAX", "r3", "X0", "W0", "a0"); returns its id or -1. */
   int (*parse_reg)(const char *s);
+  /* A vector register with an arrangement as a location (AArch64
+   * "V0.4S"): the id of its first chunk, its lanes and their bits; -1 if
+   * s is not one.  NULL: the architecture has none. */
+  int (*vec_loc)(const char *s, int *lanes, int *lane_bits);
   /* Canonical spelling in final states ("EAX", "r3", "X0", "x10"). */
   const char *(*reg_name)(int reg);
   /* Parse one code cell's instruction (text without labels, trimmed, not

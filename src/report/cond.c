@@ -6,6 +6,7 @@
  */
 #include "cond.h"
 
+#include <ctype.h>
 #include <string.h>
 
 /* ------------------------------------------------------------- locations */
@@ -47,7 +48,11 @@ void print_loc_state(const Test *t, const LitLoc *l, StrBuf *out) {
   case LOC_REG:
   case LOC_SYMREG: {
     bool named = l->regid >= 0 && t->ops;
-    if (named || l->kind == LOC_REG) {
+    if (l->kind == LOC_REG && l->lanes) { /* a vector register: V0.4S */
+      sb_put_int(out, l->thread);
+      sb_putc(out, ':');
+      for (const char *q = l->reg; *q; q++) sb_putc(out, (char)toupper((unsigned char)*q));
+    } else if (named || l->kind == LOC_REG) {
       sb_put_int(out, l->thread);
       sb_putc(out, ':');
       sb_puts(out, named ? test_reg_name(t, l->regid) : l->reg);

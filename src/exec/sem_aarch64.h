@@ -1,0 +1,20 @@
+/*
+ * sem_aarch64.h — what the AArch64 semantics shares with its vector part
+ * (sem_aarch64_simd.c).
+ */
+#ifndef CORRAL_SEM_AARCH64_H
+#define CORRAL_SEM_AARCH64_H
+
+#include "../litmus/litmus.h"
+#include "sem.h"
+
+/* The address of an OPK_MEM operand (aarch64.h's modes; the base alone
+ * for post-indexing), and the base register's write-back of the pre- and
+ * post-indexed modes. */
+SVal aarch64_address(SemCtx *c, const Operand *m);
+void aarch64_write_back(SemCtx *c, const Operand *m, SVal addr);
+
+/* The vector instructions (AA_IS_SIMD). */
+void aarch64_simd_exec(SemCtx *c, const Instr *ins);
+
+#endif

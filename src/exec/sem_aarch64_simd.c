@@ -1,0 +1,362 @@
+/*
+ * sem_aarch64_simd.c — semantics of the AArch64 vector instructions
+ * (Neon; layout in litmus/aarch64_simd.h), with herd7's events
+ * (herd/AArch64Sem.ml):
+ *
+ * - A vector register is two 64-bit chunk registers; an instruction
+ *   reads both chunks where herd reads the register, and writes both where
+ *   herd writes it (herd's one 128-bit register event is two here).
+ * - Lanes are extracted and inserted with shifts and masks, as herd's
+ *   neon_getlane / neon_setlane; a write of a smaller view (D0, V0.8B)
+ *   clears the bits above it.
+ * - Memory: one access per element, of the element's size (the structure
+ *   forms LD1..LD4, ST1..ST4, LD1R..), with herd's address order; a
+ *   128-bit LDR / STR / LDP / STP is two 64-bit accesses per register.
+ *   LDAP1 and LDAPUR reads are Q, STL1 and STLUR writes L.
+ * - `-variant neon` (or sve, sme) is required, as in herd.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../litmus/aarch64_simd.h"
+#include "program.h"
+#include "sem.h"
+#include "sem_aarch64.h"
+
+typedef struct Vec {
+  SVal ch[AV_CHUNKS];
+} Vec;
+
+static SVal k_(SemCtx *c, int64_t k) { return sem_int(c, k); }
+
+static uint64_t lane_mask(int bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+static void check_variant(SemCtx *c, const Instr *ins) {
+  if (!(sem_program(c)->simd & AV_VAR_NEON)) {
+    StrBuf b;
+    sb_init(&b);
+    aarch64_simd_print(ins, &b);
+    char text[128];
+    snprintf(text, sizeof text, "%s", sb_cstr(&b));
+    sb_free(&b);
+    sem_error(c, "Neon instruction %s requires -variant neon", text);
+  }
+}
+
+/* ------------------------------------------------------------ registers */
+
+static Vec read_vec(SemCtx *c, int n) {
+  Vec v;
+  for (int k = 0; k < AV_CHUNKS; k++) v.ch[k] = sem_read_reg(c, AA_VCH(n, k));
+  return v;
+}
+
+static Vec zero_vec(SemCtx *c) {
+  Vec v;
+  for (int k = 0; k < AV_CHUNKS; k++) v.ch[k] = k_(c, 0);
+  return v;
+}
+
+/* herd's write_reg_neon_sz: the bits above `bits` cleared. */
+static void write_vec(SemCtx *c, int n, Vec v, int bits) {
+  for (int k = 0; k < AV_CHUNKS; k++) {
+    SVal x = v.ch[k];
+    if (bits <= 64 * k) x = k_(c, 0);
+    else if (bits < 64 * (k + 1)) x = sem_mask(c, x, bits - 64 * k);
+    sem_write_reg(c, AA_VCH(n, k), x);
+  }
+}
+
+static void lane_check(SemCtx *c, int idx, int esize) {
+  if (esize > 64 || idx < 0 || (idx + 1) * esize > 64 * AV_CHUNKS)
+    sem_error(c, "lane %d of %d bits is outside a 128-bit vector", idx, esize);
+}
+
+static SVal get_lane(SemCtx *c, Vec v, int idx, int esize) {
+  lane_check(c, idx, esize);
+  int off = idx * esize, k = off / 64, sh = off % 64;
+  SVal x = v.ch[k];
+  if (sh) x = sem_op(c, S_SHR, x, k_(c, sh));
+  return esize < 64 ? sem_mask(c, x, esize) : x;
+}
+
+static void set_lane(SemCtx *c, Vec *v, int idx, int esize, SVal x) {
+  lane_check(c, idx, esize);
+  int off = idx * esize, k = off / 64, sh = off % 64;
+  if (esize == 64) {
+    v->ch[k] = x;
+    return;
+  }
+  uint64_t m = lane_mask(esize) << sh;
+  SVal keep = sem_op(c, S_AND, v->ch[k], k_(c, (int64_t)~m));
+  SVal put = sem_mask(c, x, esize);
+  if (sh) put = sem_op(c, S_SHL, put, k_(c, sh));
+  v->ch[k] = sem_op(c, S_OR, keep, put);
+}
+
+/* The view's size in bits: nelem * esize, or esize for an element form. */
+static int view_bits(const Operand *o) {
+  return o->sub == AV_VEC && o->imm2 ? (int)(o->imm2 * o->imm) : (int)o->imm;
+}
+
+static int nelem(const Operand *o) { return o->imm2 ? (int)o->imm2 : 128 / (int)o->imm; }
+
+/* v replicated in the n lanes of a vector (herd's neon_replicate). */
+static Vec replicate(SemCtx *c, SVal x, int n, int esize) {
+  Vec v = zero_vec(c);
+  for (int i = 0; i < n; i++) set_lane(c, &v, i, esize, x);
+  return v;
+}
+
+/* A general register read at a size (read_reg_ord_sz). */
+static SVal rd_gpr(SemCtx *c, const Operand *o) {
+  if (o->reg == AA_ZR) return k_(c, 0);
+  SVal v = sem_read_reg(c, o->reg);
+  return o->sub == AA_W ? sem_mask(c, v, 32) : v;
+}
+
+static void wr_gpr(SemCtx *c, const Operand *o, SVal v) {
+  if (o->reg != AA_ZR) sem_write_reg(c, o->reg, v);
+}
+
+/* --------------------------------------------------------------- memory */
+
+static SVal addr_plus(SemCtx *c, SVal a, int64_t k) {
+  return k ? sem_op(c, S_ADD, a, k_(c, k)) : a;
+}
+
+/* Post-indexing of the structure forms: Xn += #k or Xm. */
+static void post_index(SemCtx *c, const Operand *m, SVal base) {
+  if (m->sub == AA_AM_POST && m->imm)
+    sem_write_reg(c, m->reg, addr_plus(c, base, m->imm));
+  else if (m->sub == AV_AM_POSTREG)
+    sem_write_reg(c, m->reg, sem_op(c, S_ADD, base, rd_gpr(c, &(Operand){.reg = m->reg2})));
+}
+
+/* LD1..LD4 / ST1..ST4 {..}[i] and LD1R..LD4R: register j's element at
+ * base + j * esize / 8. */
+static void single_structure(SemCtx *c, const Instr *ins) {
+  const Operand *l = &ins->ops[0], *m = &ins->ops[ins->nops - 1];
+  int x = AA_FLAG_X(ins->flags), es = (int)l->imm;
+  bool store = x & 8, ord = (ins->flags >> 12) & 1, rep = ins->op == AV_LDNR;
+  int idx = rep ? 0 : (int)ins->ops[1].imm;
+  uint64_t tags = ord ? sem_tag(c, store ? "L" : "Q") : 0;
+  SVal base = sem_read_reg(c, m->reg);
+  for (int j = 0; j < l->reg2; j++) {
+    int r = (l->reg + j) % 32;
+    SVal a = addr_plus(c, base, (int64_t)j * es / 8);
+    if (store) {
+      sem_store(c, a, get_lane(c, read_vec(c, r), idx, es), es / 8, tags);
+    } else if (rep) {
+      SVal v = sem_load(c, a, es / 8, tags);
+      write_vec(c, r, replicate(c, v, nelem(l), es), 128);
+    } else {
+      SVal v = sem_load(c, a, es / 8, tags);
+      Vec old = read_vec(c, r);
+      set_lane(c, &old, idx, es, v);
+      write_vec(c, r, old, 128);
+    }
+  }
+  post_index(c, m, base);
+}
+
+/* LD1..LD4 / ST1..ST4 {..}: LD1 / ST1 take each register's elements in
+ * turn, the others interleave (element i of register j at
+ * (i * n + j) * esize / 8). */
+static void multiple_structure(SemCtx *c, const Instr *ins) {
+  const Operand *l = &ins->ops[0], *m = &ins->ops[1];
+  int x = AA_FLAG_X(ins->flags), es = (int)l->imm, ne = (int)l->imm2, n = l->reg2;
+  bool store = x & 8, contiguous = (x & 7) == 1;
+  SVal base = sem_read_reg(c, m->reg);
+  for (int outer = 0; outer < (contiguous ? n : ne); outer++)
+    for (int inner = 0; inner < (contiguous ? ne : n); inner++) {
+      int j = contiguous ? outer : inner, i = contiguous ? inner : outer;
+      int r = (l->reg + j) % 32;
+      int64_t off = contiguous ? (int64_t)(i + j * ne) * es / 8 : (int64_t)(i * n + j) * es / 8;
+      SVal a = addr_plus(c, base, off);
+      if (store) {
+        sem_store(c, a, get_lane(c, read_vec(c, r), i, es), es / 8, 0);
+      } else {
+        SVal v = sem_load(c, a, es / 8, 0);
+        Vec old = read_vec(c, r);
+        set_lane(c, &old, i, es, v);
+        write_vec(c, r, old, 128);
+      }
+    }
+  post_index(c, m, base);
+}
+
+/* A scalar register's load or store at a, of its size (128 bits: two
+ * 64-bit accesses). */
+static void scalar_load(SemCtx *c, const Operand *r, SVal a, uint64_t tags) {
+  int bits = (int)r->imm;
+  Vec v = zero_vec(c);
+  if (bits == 128) {
+    v.ch[0] = sem_load(c, a, 8, tags);
+    v.ch[1] = sem_load(c, addr_plus(c, a, 8), 8, tags);
+  } else {
+    v.ch[0] = sem_load(c, a, bits / 8, tags);
+  }
+  write_vec(c, r->reg, v, bits);
+}
+
+static void scalar_store(SemCtx *c, const Operand *r, SVal a, uint64_t tags) {
+  int bits = (int)r->imm;
+  Vec v = read_vec(c, r->reg);
+  if (bits == 128) {
+    sem_store(c, a, v.ch[0], 8, tags);
+    sem_store(c, addr_plus(c, a, 8), v.ch[1], 8, tags);
+  } else {
+    sem_store(c, a, bits < 64 ? sem_mask(c, v.ch[0], bits) : v.ch[0], bits / 8, tags);
+  }
+}
+
+static void ldr_str(SemCtx *c, const Instr *ins) {
+  const Operand *m = &ins->ops[1];
+  bool ord = AA_FLAG_X(ins->flags) == AV_M_ORDERED, ld = ins->op == AV_LDR;
+  uint64_t tags = ord ? sem_tag(c, ld ? "Q" : "L") : 0;
+  SVal a = aarch64_address(c, m);
+  if (ld) scalar_load(c, &ins->ops[0], a, tags);
+  else scalar_store(c, &ins->ops[0], a, tags);
+  aarch64_write_back(c, m, a);
+}
+
+static void pair(SemCtx *c, const Instr *ins) {
+  const Operand *m = &ins->ops[2];
+  SVal a = aarch64_address(c, m);
+  int bytes = (int)ins->ops[0].imm / 8;
+  for (int i = 0; i < 2; i++) {
+    SVal ai = addr_plus(c, a, (int64_t)i * bytes);
+    if (ins->op == AV_LDP) scalar_load(c, &ins->ops[i], ai, 0);
+    else scalar_store(c, &ins->ops[i], ai, 0);
+  }
+  aarch64_write_back(c, m, a);
+}
+
+/* ---------------------------------------------------------- operations */
+
+/* MOVI Vd.<T>,#k{,LSL|MSL #s}: k (shifted) in every lane. */
+static void movi_v(SemCtx *c, const Instr *ins) {
+  const Operand *o = ins->ops;
+  int es = (int)o[0].imm;
+  int64_t k = o[1].imm;
+  if (ins->nops > 2) {
+    int s = (int)o[2].imm;
+    bool ok = o[2].sub ? es == 32 && (s == 8 || s == 16)
+                       : (es == 8 && s == 0) || (es == 16 && (s == 0 || s == 8)) ||
+                             (es == 32 && (s == 0 || s == 8 || s == 16 || s == 24));
+    if (!ok) sem_error(c, "illegal shift in %d-bit instruction movi", es);
+    k = (int64_t)((uint64_t)k << s);
+  }
+  write_vec(c, o[0].reg, replicate(c, k_(c, k), nelem(&o[0]), es), view_bits(&o[0]));
+}
+
+static SVal op3(SemCtx *c, int op, SVal a, SVal b) {
+  switch (op) {
+  case AA_EOR: return sem_op(c, S_XOR, a, b);
+  case AA_ORR: return sem_op(c, S_OR, a, b);
+  case AA_AND: return sem_op(c, S_AND, a, b);
+  case AA_BIC: return sem_op(c, S_ANDNOT, a, b);
+  default: return sem_op(c, S_OR, a, sem_op(c, S_XOR, b, k_(c, -1)));
+  }
+}
+
+void aarch64_simd_exec(SemCtx *c, const Instr *ins) {
+  const Operand *o = ins->ops;
+  check_variant(c, ins);
+  switch ((AVOp)ins->op) {
+  case AV_LDST_LANE:
+  case AV_LDNR: single_structure(c, ins); return;
+  case AV_LDST_MULT: multiple_structure(c, ins); return;
+  case AV_LDR:
+  case AV_STR: ldr_str(c, ins); return;
+  case AV_LDP:
+  case AV_STP: pair(c, ins); return;
+  case AV_MOVI_V: movi_v(c, ins); return;
+  case AV_MOVI_S: { /* herd: Dd <- k */
+    Vec v = zero_vec(c);
+    v.ch[0] = k_(c, o[1].imm);
+    write_vec(c, o[0].reg, v, 64);
+    return;
+  }
+  case AV_MOV_VE: {
+    SVal x = get_lane(c, read_vec(c, o[2].reg), (int)o[3].imm, (int)o[2].imm);
+    Vec d = read_vec(c, o[0].reg);
+    set_lane(c, &d, (int)o[1].imm, (int)o[0].imm, x);
+    write_vec(c, o[0].reg, d, 128);
+    return;
+  }
+  case AV_MOV_FG: {
+    SVal x = rd_gpr(c, &o[2]);
+    Vec d = read_vec(c, o[0].reg);
+    set_lane(c, &d, (int)o[1].imm, (int)o[0].imm, x);
+    write_vec(c, o[0].reg, d, 128);
+    return;
+  }
+  case AV_MOV_TG:
+    wr_gpr(c, &o[0], get_lane(c, read_vec(c, o[1].reg), (int)o[2].imm, (int)o[1].imm));
+    return;
+  case AV_MOV_V: write_vec(c, o[0].reg, read_vec(c, o[1].reg), 128); return;
+  case AV_MOV_S: {
+    Vec d = zero_vec(c);
+    d.ch[0] = get_lane(c, read_vec(c, o[1].reg), (int)o[2].imm, (int)o[1].imm);
+    write_vec(c, o[0].reg, d, (int)o[0].imm);
+    return;
+  }
+  case AV_DUP:
+    write_vec(c, o[0].reg, replicate(c, rd_gpr(c, &o[1]), nelem(&o[0]), (int)o[0].imm),
+              view_bits(&o[0]));
+    return;
+  case AV_ADDV: {
+    Vec s = read_vec(c, o[1].reg);
+    SVal sum = k_(c, 0);
+    for (int i = 0; i < nelem(&o[1]); i++)
+      sum = sem_op(c, S_ADD, sum, get_lane(c, s, i, (int)o[1].imm));
+    Vec d = zero_vec(c);
+    d.ch[0] = sum;
+    write_vec(c, o[0].reg, d, (int)o[0].imm);
+    return;
+  }
+  case AV_FMOV: /* herd: Rd <- the register's low 64 bits, unmasked */
+    wr_gpr(c, &o[0], read_vec(c, o[1].reg).ch[0]);
+    return;
+  case AV_OP3: {
+    int op = AA_FLAG_X(ins->flags);
+    if (op != AA_EOR) sem_unsupported(c, "herd7 has no semantics for it");
+    Vec b = read_vec(c, o[2].reg), a = read_vec(c, o[1].reg), d;
+    for (int k = 0; k < AV_CHUNKS; k++) d.ch[k] = op3(c, op, a.ch[k], b.ch[k]);
+    write_vec(c, o[0].reg, d, view_bits(&o[0]));
+    return;
+  }
+  case AV_ADD_V: {
+    Vec b = read_vec(c, o[2].reg), a = read_vec(c, o[1].reg), d = zero_vec(c);
+    int es = (int)o[0].imm;
+    for (int i = 0; i < nelem(&o[0]); i++)
+      set_lane(c, &d, i, es, sem_op(c, S_ADD, get_lane(c, a, i, es), get_lane(c, b, i, es)));
+    write_vec(c, o[0].reg, d, 128);
+    return;
+  }
+  case AV_ADD_S: { /* the low 64 bits of the sum of the registers */
+    Vec b = read_vec(c, o[2].reg), a = read_vec(c, o[1].reg), d = zero_vec(c);
+    d.ch[0] = sem_op(c, S_ADD, a.ch[0], b.ch[0]);
+    write_vec(c, o[0].reg, d, 64);
+    return;
+  }
+  case AV_LAST: break;
+  }
+  sem_unsupported(c, NULL);
+}
+
+/* -variant neon / sve / sme, and the vector length of sve:N / sme:N. */
+void program_set_simd(Program *p, const char *const *vars, int nv) {
+  for (int i = 0; i < nv; i++) {
+    const char *v = vars[i];
+    if (!strcmp(v, "neon")) p->simd |= AV_VAR_NEON;
+    else if (!strcmp(v, "sve")) p->simd |= AV_VAR_NEON | AV_VAR_SVE;
+    else if (!strcmp(v, "sme")) p->simd |= AV_VAR_NEON | AV_VAR_SVE | AV_VAR_SME;
+    else if (!strncmp(v, "sve:", 4)) p->simd |= AV_VAR_NEON | AV_VAR_SVE, p->sve_bits = atoi(v + 4);
+    else if (!strncmp(v, "sme:", 4))
+      p->simd |= AV_VAR_NEON | AV_VAR_SVE | AV_VAR_SME, p->sme_bits = atoi(v + 4);
+  }
+}
