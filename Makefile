@@ -10,6 +10,7 @@
 #                     valgrind memcheck (slow: not part of make test)
 #   make test-models  our models/ against the corpus (not in make test)
 #   make bench        benchmarks (bench/), printing figures
+#   make bench-lkmm   its rows of the LKMM edge tests alone
 #   make install      corral, models/ and the manual page under PREFIX
 #                     (default /usr/local)
 #   make install-herd7  also the name herd7 (a link to corral), for
@@ -64,7 +65,7 @@ GPU_SUITES ?= --suite ptx-v6.0 --suite ptx-v7.5 --suite vulkan-nochains
 VERDICTS = $(SHARED)/tools/verdicts
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all test unit regress conform kernel graphs gpu natives install-herd7 check-asan check-tsan check-valgrind bench fuzz clean test-models install
+.PHONY: all test unit regress conform kernel graphs gpu natives install-herd7 check-asan check-tsan check-valgrind bench bench-lkmm fuzz clean test-models install
 
 all: $(BIN) $(SERVE_BIN) $(BUILD)/corral.1
 
@@ -217,6 +218,10 @@ test-serve: $(BIN) $(SERVE_BIN)
 
 bench: corral
 	@bench/run.sh ./corral
+
+# the LKMM edge tests of make bench alone (issue 33)
+bench-lkmm: corral
+	@python3 bench/lkmm.py ./corral
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz build-vg corral corral-serve

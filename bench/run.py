@@ -10,7 +10,8 @@ peak memory.  herd7 7.58's times on this machine class, where known, are
 shown for comparison.  Finally, when ../shared is present, the total time
 on the public corpus, run once per test (through conform, and spawned
 directly next to a do-nothing program) and as campaigns (one corral
-process per option set).
+process per option set).  The LKMM edge tests of ../shared/bench/lkmm
+get a row each (bench/lkmm.py).
 
   bench/run.py ./corral [--quick]
 """
@@ -21,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import lkmm
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -381,6 +384,8 @@ def main():
         t = bench(binary, f"RCU-{n}", lib + ["-conf", "linux-kernel.cfg"], generate(tmp, "rcu", pat))
         if t is None:
             break
+
+    lkmm.main_rows(binary, 10.0 if quick else 30.0)
 
     if os.path.isdir(os.path.join(SHARED, "gpu")):
         gpu_slowest(binary, limit=5.0 if quick else 20.0)
