@@ -163,6 +163,7 @@ static int o_bool_field(corral_options *o, const char *n, const char *a, char **
   else if (!strcmp(n, "-candidates")) o->candidates = b;
   else if (!strcmp(n, "-natives")) o->natives = b;
   else if (!strcmp(n, "-strictskip")) o->strictskip = b;
+  else if (!strcmp(n, "-dumpallfaults")) o->dumpallfaults = b;
   return 0;
 }
 /* Accepted for compatibility; they do not change results (see README). */
@@ -367,7 +368,7 @@ static const OptDef opts[] = {
     {"-showone", 1, o_showone, "<bool>", "same as -nshow 1 when true"},
     {"-maxphantom", 1, REFUSED, "<int>", "maximum phantom updates per location"},
     {"-statelessrc11", 1, REFUSED, "<bool>", "stateless RC11 model checking"},
-    {"-dumpallfaults", 1, REFUSED, "<bool>", "print the final states with every fault"},
+    {"-dumpallfaults", 1, o_bool_field, "<bool>", "final states show every fault, not only those the test observes"},
     {NULL, 0, NULL, NULL, "Graphs"},
     {"-graph", 1, o_display, "<free|cluster|columns>", "layout: loose, a box per thread (default), a column per thread"},
     {"-dotmode", 1, o_display, "<plain|fig>", "text of dot files (no effect on corral's graphs)"},
@@ -461,7 +462,7 @@ static int o_ignored(corral_options *o, const char *n, const char *a, char **m) 
 
 /* The argument that asks for herd7's default behaviour, which corral has. */
 static bool herd_default(const char *n, const char *a) {
-  return (!strcmp(n, "-statelessrc11") || !strcmp(n, "-dumpallfaults") ||
+  return (!strcmp(n, "-statelessrc11") ||
           !strcmp(n, "-outcomereads")) &&
          a && !strcmp(a, "false");
 }

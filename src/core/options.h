@@ -34,6 +34,7 @@ struct corral_options {
   SpeedCheck speedcheck;
   bool checkfilter, archcheck, hexa, candidates;
   bool natives;            /* -natives: run known cat functions natively */
+  bool dumpallfaults;      /* -dumpallfaults: states show every fault */
   int unroll;
   int verbose;
   int jobs;                /* worker threads per test */

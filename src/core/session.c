@@ -15,6 +15,7 @@
 #include "corral.h"
 #include "../cat/interp.h"
 #include "../exec/engine.h"
+#include "../exec/faults.h"
 #include "../exec/sem.h"
 #include "../litmus/c.h"
 #include "../litmus/litmus.h"
@@ -380,6 +381,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
   if (mixed) program_set_mixed(p, &err, where);
   p->deps = deps;
   program_set_simd(p, vars, nv);
+  program_set_faults(p, vars, nv, o->dumpallfaults);
   EngineOpts eo = {0};
   eo.speedcheck = o->speedcheck;
   eo.checkfilter = o->checkfilter;

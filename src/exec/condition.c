@@ -7,6 +7,7 @@
 #include <setjmp.h>
 
 #include "engine_int.h"
+#include "faults.h"
 
 static LocType loc_type(const Program *p, const LitLoc *l) {
   if (l->kind == LOC_REG && l->lane_bits)
@@ -94,6 +95,10 @@ static bool prop_eval(Program *p, const Prop *pr, LocValFn fn, void *ctx) {
     return prop_eval(p, pr->a, fn, ctx) || prop_eval(p, pr->b, fn, ctx);
   case P_IMPL:
     return !prop_eval(p, pr->a, fn, ctx) || prop_eval(p, pr->b, fn, ctx);
+  case P_FAULT: {
+    Val set;
+    return fn(ctx, NULL, &set) && fault_atom_holds(p, pr->fault, set);
+  }
   }
   return false;
 }
@@ -109,6 +114,7 @@ struct CProp {
   LocType type;
   bool want_ok;            /* P_EQ: the value could be computed */
   Val want;
+  const FaultAtom *fault;  /* P_FAULT */
   CProp *a, *b;
 };
 
@@ -198,6 +204,7 @@ static CProp *cprop_build1(Program *p, const Prop *pr, Arena *a) {
     }
     err_free(&e);
   }
+  c->fault = pr->fault;
   c->a = cprop_build(p, pr->a, a);
   c->b = cprop_build(p, pr->b, a);
   return c;
@@ -235,6 +242,8 @@ bool cprop_eval(Engine *g, const CProp *c) {
     return cprop_eval(g, c->a) || cprop_eval(g, c->b);
   case P_IMPL:
     return !cprop_eval(g, c->a) || cprop_eval(g, c->b);
+  case P_FAULT:
+    return g->p->fault_disp >= 0 && fault_atom_holds(g->p, c->fault, g->state[g->p->fault_disp]);
   }
   return false;
 }
@@ -246,6 +255,11 @@ typedef struct StateCtx {
 
 static bool state_loc_value(void *ctx, const LitLoc *l, Val *out) {
   StateCtx *s = ctx;
+  if (!l) { /* the faults */
+    if (s->p->fault_disp < 0) return false;
+    *out = s->state[s->p->fault_disp];
+    return true;
+  }
   int i = program_disp_index(s->p, l);
   if (i < 0) return false;
   *out = s->state[i];

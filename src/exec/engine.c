@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "engine_int.h"
+#include "faults.h"
 #include "util/pool.h"
 
 static CR_NORETURN void eng_err(Engine *g, const char *fmt, ...) CR_PRINTF(2, 3);
@@ -88,6 +89,10 @@ static void run_candidate(Engine *g) {
   for (int i = 0; i < p->ndisp; i++) {
     const DispLoc *dl = &p->disp[i];
     Val v;
+    if (dl->kind == DL_FAULTS) {
+      g->state[i] = faults_of_candidate(g);
+      continue;
+    }
     if (dl->kind == DL_REG) {
       LitLoc l = {0};
       l.kind = LOC_REG;
@@ -351,7 +356,8 @@ static void worker_init(Engine *g, Shared *sh, Program *p, const CProg *prog,
   /* Symmetry needs models blind to values, and real executions otherwise
    * (pictures, explanations) */
   g->sym_enabled = !cat_prog_uses_values(prog) && o->run_mode == 0 && !o->exec_sink &&
-                   !p->mixed; /* byte symbols: not the shapes it knows */
+                   !p->mixed && /* byte symbols: not the shapes it knows */
+                   p->fault_disp < 0; /* faults name their thread */
   g->sym_observed = xcalloc((size_t)p->nthreads + 1, sizeof(bool));
   for (int i = 0; i < p->ndisp; i++)
     if (p->disp[i].kind == DL_REG) g->sym_observed[p->disp[i].thread] = true;

@@ -34,9 +34,21 @@ enum {
   EV_LOCK = 1 << 11,    /* C lock-like events (not in M), see c semantics */
   EV_NOP = 1 << 12,     /* an instruction without effect (AArch64 NOP), drawn
                            by herd in graphs; models see it as a register event */
+  EV_FAULT = 1 << 13,   /* a fault (AArch64): Event.fault, .fault_bits, and its
+                           address in loc (SYM_NONE: none) */
+  EV_ERET = 1 << 14,    /* the commit of an exception return (EXC-RET) */
 };
 #define EV_MEM (EV_R | EV_W)
-#define EV_COMMIT (EV_BCC | EV_PRED)
+#define EV_COMMIT (EV_BCC | EV_PRED | EV_ERET)
+
+/* Event.fault_bits of a fault event. */
+enum {
+  FB_WRITE = 1 << 0,    /* raised by a write (FAULT-WR), else by a read */
+  FB_ENTRY = 1 << 1,    /* an exception entry (EXC-ENTRY) */
+  FB_MSG_SHIFT = 2,     /* then a FaultMsg */
+};
+/* The message herd attaches to some faults (Fault(P0,x,MMU:Permission,EL0)). */
+typedef enum FaultMsg { FM_NONE, FM_EL0, FM_INVALID, FM_COUNT } FaultMsg;
 #define EV_REG (EV_RREG | EV_WREG)
 /* Events numbered after the relevant ones, outside what a model without
  * register dependencies sees. */
@@ -56,6 +68,8 @@ typedef struct Event {
   uint8_t size;         /* access size in bytes */
   uint8_t acc_size;     /* -variant mixed: size of the access this byte
                            event belongs to (mixed.c); 0 otherwise */
+  uint8_t fault;        /* EV_FAULT: its FaultType */
+  uint8_t fault_bits;   /* EV_FAULT: FB_ bits */
   int32_t hv;           /* herd7's variable for the value (read: the value
                            read; write: the value written), after its
                            register stage, or 0 for a constant (sem.c) */

@@ -140,7 +140,11 @@ static bool s_amo(const Engine *g, int i) {
   return (EV(i)->flags & EV_MEM) == EV_MEM && !(EV(i)->flags & EV_INIT);
 }
 static bool s_cutoff(const Engine *g, int i) { return (EV(i)->flags & EV_CUTOFF) != 0; }
-static bool s_noloc(const Engine *g, int i) { return !(EV(i)->flags & EV_MEM); }
+/* a fault at an address has one (herd's location_of) */
+static bool has_fault_loc(const Event *e) { return (e->flags & EV_FAULT) && e->loc != SYM_NONE; }
+static bool s_noloc(const Engine *g, int i) {
+  return !(EV(i)->flags & EV_MEM) && !has_fault_loc(EV(i));
+}
 static bool s_none(const Engine *g, int i) { (void)g; (void)i; return false; }
 static bool s_fw(const Engine *g, int i) {
   const Event *e = EV(i);
@@ -213,7 +217,8 @@ static Value *loc_rel(Engine *g, int stage) {
   Val *loc = arena_alloc(run_arena(g->run, STAGE_CO), sizeof(Val) * (size_t)(es->nrel + 1));
   bool *has = arena_alloc(run_arena(g->run, STAGE_CO), sizeof(bool) * (size_t)(es->nrel + 1));
   for (int i = 0; i < es->nrel; i++)
-    has[i] = (es->ev[i].flags & (EV_MEM | EV_LOCK)) && ev_loc(g, i, &loc[i]);
+    has[i] = ((es->ev[i].flags & (EV_MEM | EV_LOCK)) || has_fault_loc(&es->ev[i])) &&
+             ev_loc(g, i, &loc[i]);
   for (int i = 0; i < es->nrel; i++) {
     if (!has[i]) continue;
     for (int j = 0; j < es->nrel; j++)

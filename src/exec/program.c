@@ -2,6 +2,7 @@
  * program.c — from a parsed Test to what the engine needs to run it.
  */
 #include "program.h"
+#include "faults.h"
 
 #include <ctype.h>
 
@@ -442,6 +443,7 @@ Program *program_new(const Test *t, Err *err, int unroll) {
   p->nthreads = t->nthreads;
   p->nregs = t->c ? t->c->nregs : t->ops ? t->ops->nregs : 0;
   p->unroll = unroll;
+  p->fault_disp = -1;
   const char *u = test_meta(t, "Unroll");
   if (u) p->unroll = atoi(u);
   ErrJmp j;
@@ -471,6 +473,7 @@ Program *program_new(const Test *t, Err *err, int unroll) {
 
 void program_free(Program *p) {
   if (!p) return;
+  program_free_faults(p);
   vec_free(p->sym_init);
   vec_free(p->sym_type);
   intern_free(&p->syms);

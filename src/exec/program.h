@@ -17,7 +17,9 @@ typedef struct LocType {
   bool is_pointer;
 } LocType;
 
-typedef enum DispKind { DL_REG, DL_GLOBAL, DL_CELL } DispKind;
+/* DL_FAULTS: the faults of a final state (faults.c), the last entry,
+ * present when the test observes faults or with -dumpallfaults. */
+typedef enum DispKind { DL_REG, DL_GLOBAL, DL_CELL, DL_FAULTS } DispKind;
 
 /* A location shown in final states or tested by the condition. */
 typedef struct DispLoc {
@@ -85,6 +87,18 @@ typedef struct Program {
    * (0: herd's default, 128). */
   unsigned simd;
   int sve_bits, sme_bits;
+  /* Faults (faults.c): how a thread goes on after one (herd's -variant
+   * fatal, handled, faultToNext), -dumpallfaults, the fault atoms the
+   * final states show (the condition's and locations'), the display
+   * entry of the faults (-1: none), and the fault sets met so far. */
+  int fault_handling;
+  int mte_precision;
+  bool memtag;
+  bool dumpallfaults;
+  const FaultAtom **fatoms;
+  int nfatoms;
+  int fault_disp;
+  struct FaultTable *faults;
 } Program;
 
 /* Build a Program from a test; raises through err on semantic errors

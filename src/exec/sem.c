@@ -18,6 +18,7 @@
 
 #include "program.h"
 #include "es.h"
+#include "faults.h"
 
 typedef struct RegState {
   Sym val;
@@ -27,7 +28,9 @@ typedef struct RegState {
   int hv;              /* herd's variable for its value, 0: a constant */
 } RegState;
 
-typedef enum Flow { FLOW_NEXT, FLOW_JUMP, FLOW_BRANCH, FLOW_EXIT, FLOW_DEAD } Flow;
+typedef enum Flow {
+  FLOW_NEXT, FLOW_JUMP, FLOW_BRANCH, FLOW_EXIT, FLOW_DEAD, FLOW_FAULT, FLOW_ERET
+} Flow;
 
 enum { MAX_PATH_INSTS = 20000 };
 
@@ -37,7 +40,12 @@ struct SemCtx {
   Err *err;
   Arena *out;                /* where finished paths are stored */
   int thread;
-  const Thread *code;
+  const Thread *code;        /* the code running: the thread's or its handler's */
+  const Thread *main_code;   /* the thread's */
+  int code_base;             /* code_index of code's first entry (test_entry) */
+  bool in_handler;           /* herd's re_exec: in the handler, or running an
+                                instruction again after a handled fault */
+  int nentries;              /* entries of the thread and its handler */
   int unroll;
   bool reg_env;              /* ISA_REG_ENV: herd keeps a register environment */
   int hv_base;               /* herd variables before this thread's */
@@ -66,6 +74,7 @@ struct SemCtx {
   int inst_first;            /* local id of its first event */
   uint64_t ctrl_from;        /* iico_ctrl sources for new events */
   uint64_t order_from;       /* iico_order sources for the next event */
+  uint64_t data_from;        /* iico_data sources for the next event */
   uint64_t seq_from;         /* C: events sequenced before new events */
   int alt, nalts;
   Flow flow;
@@ -114,7 +123,7 @@ static Event blank_event(uint32_t flags) {
 static int add_event(SemCtx *c, Event e, uint64_t deps) {
   e.thread = (int16_t)c->thread;
   e.inst = c->ninsts;
-  e.code_index = c->code_index;
+  e.code_index = c->code_index + c->code_base;
   vec_push(c->ev, e);
   int id = c->ev.len - 1;
   if (id - c->inst_first >= 64)
@@ -132,6 +141,8 @@ static int add_event(SemCtx *c, Event e, uint64_t deps) {
       Edge ed = {c->csrc.data[k], id};
       vec_push(c->cctrl, ed);
     }
+  deps |= c->data_from;
+  c->data_from = 0;
   for (uint64_t d = deps; d; d &= d - 1) {
     Edge ed = {c->inst_first + __builtin_ctzll(d), id};
     vec_push(c->iico_data, ed);
@@ -407,6 +418,10 @@ void sem_data_port(SemCtx *c, SVal v) { mark_data_ports(c, v.deps); }
 
 SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
   if (c->prog->mixed) return mixed_store(c, addr, data, size, tags);
+  Val k;
+  if (sem_is_const(c, addr, &k) && k.kind == VAL_LABEL)
+    sem_error(c, "a store to code (label %s) is not supported yet",
+              intern_name(&c->prog->labels, (int)k.num));
   addr = cell_addr(c, addr);
   Event e = blank_event(EV_W);
   e.loc = addr.s;
@@ -492,6 +507,8 @@ void sem_ctrl_reset(SemCtx *c) { c->ctrl_from = 0; }
 
 void sem_order_dep(SemCtx *c, SVal from) { c->order_from |= from.deps; }
 
+void sem_data_dep(SemCtx *c, SVal from) { c->data_from |= from.deps; }
+
 void sem_order_after(SemCtx *c, SVal from) { c->seq_from |= from.deps; }
 
 void sem_ctrl_push(SemCtx *c, SVal cond) {
@@ -539,6 +556,64 @@ void sem_branch(SemCtx *c, SVal cond, const char *label) {
 }
 
 void sem_exit(SemCtx *c) { c->flow = FLOW_EXIT; }
+
+SVal sem_fault_event(SemCtx *c, const SemFault *f) {
+  Event e = blank_event(EV_FAULT);
+  e.fault = (uint8_t)f->type;
+  e.fault_bits = (uint8_t)((f->write ? FB_WRITE : 0) | (f->entry ? FB_ENTRY : 0) |
+                           (f->msg << FB_MSG_SHIFT));
+  uint64_t deps = 0;
+  if (f->addr.s != SYM_NONE) {
+    e.loc = f->addr.s;
+    deps = f->addr.deps;
+  }
+  /* herd's sets of faults, bound for the architectures that have faults
+   * (their SemArch.set_names) */
+  static const char *const type_sets[FT_COUNT][2] = {
+      [FT_TAGCHECK] = {"TagCheck", NULL},
+      [FT_UNDEF] = {"UndefinedInstruction", NULL},
+      [FT_SVC] = {"SupervisorCall", NULL},
+      [FT_MMU_TRANSLATION] = {"MMU", "Translation"},
+      [FT_MMU_ACCESSFLAG] = {"MMU", "AccessFlag"},
+      [FT_MMU_PERMISSION] = {"MMU", "Permission"},
+  };
+  e.tags = sem_tag(c, "FAULT") | sem_tag(c, f->write ? "FAULT-WR" : "FAULT-RD");
+  if (f->entry) e.tags |= sem_tag(c, "EXC-ENTRY");
+  for (int k = 0; k < 2 && f->type < FT_COUNT && type_sets[f->type][k]; k++)
+    e.tags |= sem_tag(c, type_sets[f->type][k]);
+  int id = add_event(c, e, deps);
+  SVal r = {f->addr.s, ev_bit(c, id), f->addr.unk, f->addr.hv};
+  return r;
+}
+
+void sem_raise(SemCtx *c) { c->flow = FLOW_FAULT; }
+
+void sem_eret(SemCtx *c, SVal target) {
+  Val v;
+  if (!sem_is_const(c, target, &v) || v.kind != VAL_LABEL || v.sym != c->thread)
+    sem_error(c, "ERET to a value that is not a known label of thread P%d", c->thread);
+  c->flow = FLOW_ERET;
+  c->target = intern_name(&c->prog->labels, (int)v.num);
+}
+
+bool sem_has_handler(const SemCtx *c) { return c->main_code->handler != NULL; }
+bool sem_in_handler(const SemCtx *c) { return c->in_handler; }
+
+void sem_set_reg_value(SemCtx *c, int reg, SVal v) {
+  if (reg < 0 || reg >= c->nregs) sem_error(c, "bad register");
+  c->regs[reg].val = v.s;
+  c->regs[reg].hv = v.hv;
+}
+
+SVal sem_instr_label(SemCtx *c) {
+  const char *best = NULL;
+  for (int i = c->code_index - 1; i >= 0 && !c->code->entries[i].ins; i--)
+    if (!best || strcmp(c->code->entries[i].label, best) < 0) best = c->code->entries[i].label;
+  if (best) return sem_label(c, best);
+  char buf[24];
+  snprintf(buf, sizeof buf, "@%d", c->code_index);
+  return sem_label(c, buf);
+}
 
 void sem_jump_value(SemCtx *c, SVal target) {
   Val v;
@@ -609,6 +684,9 @@ typedef struct Mark {
   int resv_size;
   RegState *regs;
   int *backjumps;
+  const Thread *code;
+  int code_base;
+  bool in_handler;
 } Mark;
 
 static void mark_save(SemCtx *c, Mark *m, Arena *scratch) {
@@ -631,9 +709,12 @@ static void mark_save(SemCtx *c, Mark *m, Arena *scratch) {
   m->resv_size = c->resv_size;
   m->regs = arena_alloc(scratch, sizeof(RegState) * (size_t)c->nregs);
   memcpy(m->regs, c->regs, sizeof(RegState) * (size_t)c->nregs);
-  int ne = c->code->nentries + 1;
+  int ne = c->nentries + 1;
   m->backjumps = arena_alloc(scratch, sizeof(int) * (size_t)ne);
   memcpy(m->backjumps, c->backjumps, sizeof(int) * (size_t)ne);
+  m->code = c->code;
+  m->code_base = c->code_base;
+  m->in_handler = c->in_handler;
 }
 
 static void mark_restore(SemCtx *c, const Mark *m) {
@@ -654,8 +735,10 @@ static void mark_restore(SemCtx *c, const Mark *m) {
   c->resv_addr = m->resv_addr;
   c->resv_size = m->resv_size;
   memcpy(c->regs, m->regs, sizeof(RegState) * (size_t)c->nregs);
-  memcpy(c->backjumps, m->backjumps,
-         sizeof(int) * (size_t)(c->code->nentries + 1));
+  memcpy(c->backjumps, m->backjumps, sizeof(int) * (size_t)(c->nentries + 1));
+  c->code = m->code;
+  c->code_base = m->code_base;
+  c->in_handler = m->in_handler;
 }
 
 #define COPY_OUT(dst, src, T)                                          \
@@ -747,7 +830,7 @@ static void goto_label(SemCtx *c, int from, const char *target,
   int to = find_label(c, target);
   if (to < 0) sem_error(c, "label %s not found in thread P%d", target, c->thread);
   if (to <= from && counted) {
-    if (++c->backjumps[to] > c->unroll) {
+    if (++c->backjumps[c->code_base + to] > c->unroll) {
       /* The unrolling bound: this path ends here, cut off. */
       c->inst_first = c->ev.len;
       c->ctrl_from = c->order_from = 0;
@@ -758,6 +841,41 @@ static void goto_label(SemCtx *c, int from, const char *target,
     }
   }
   run_from(c, to, scratch);
+}
+
+static void run_instruction(SemCtx *c, int pc, Arena *scratch);
+
+/* After a fault at entry pc (herd's add_fault). */
+static void take_fault(SemCtx *c, int pc, Arena *scratch) {
+  const Thread *h = c->main_code->handler;
+  if (h && c->in_handler)
+    sem_error(c, "a fault inside a fault handler is not supported");
+  if (c->in_handler) return; /* a second fault after a handled one: dropped */
+  if (h) {
+    c->code = h;
+    c->code_base = c->main_code->nentries;
+    c->in_handler = true;
+    run_from(c, 0, scratch);
+    return;
+  }
+  switch ((FaultHandling)c->prog->fault_handling) {
+  case FH_FATAL: emit_path(c, false, NULL); return;
+  case FH_SKIP: run_from(c, pc + 1, scratch); return;
+  case FH_HANDLED:
+    c->in_handler = true;
+    run_instruction(c, pc, scratch);
+    return;
+  }
+}
+
+/* ERET: back to the thread's code, at the label c->target (herd counts
+ * the jump as a backward one: the handler's code lies after the
+ * thread's). */
+static void exception_return(SemCtx *c, Arena *scratch) {
+  c->code = c->main_code;
+  c->code_base = 0;
+  c->in_handler = false;
+  goto_label(c, c->code->nentries, c->target, true, scratch);
 }
 
 static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
@@ -771,7 +889,7 @@ static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
     c->ins = ins;
     c->code_index = pc;
     c->inst_first = c->ev.len;
-    c->ctrl_from = c->order_from = 0;
+    c->ctrl_from = c->order_from = c->data_from = 0;
     c->seq_from = 0;
     c->alt = alt;
     c->nalts = 1;
@@ -790,6 +908,12 @@ static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
       break;
     case FLOW_EXIT:
       emit_path(c, false, NULL);
+      break;
+    case FLOW_FAULT:
+      take_fault(c, pc, scratch);
+      break;
+    case FLOW_ERET:
+      exception_return(c, scratch);
       break;
     case FLOW_JUMP:
       goto_label(c, pc, c->target, true, scratch);
@@ -847,14 +971,15 @@ ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out) {
   c.err = err;
   c.out = out;
   c.thread = t;
-  c.code = &p->test->threads[t];
+  c.code = c.main_code = &p->test->threads[t];
+  c.nentries = c.code->nentries + (c.code->handler ? c.code->handler->nentries : 0);
   c.unroll = p->unroll;
   if (t == 0) p->hvars = 0; /* herd numbers from S1 for each test */
   c.hv_base = p->hvars;
   c.reg_env = isa_has(p->test->arch, ISA_REG_ENV);
   c.nregs = p->nregs;
   c.regs = xcalloc((size_t)c.nregs, sizeof(RegState));
-  c.backjumps = xcalloc((size_t)c.code->nentries + 1, sizeof(int));
+  c.backjumps = xcalloc((size_t)c.nentries + 1, sizeof(int));
   for (int r = 0; r < c.nregs; r++) {
     c.regs[r].val = const_node(&c, p->init_regs[t][r]);
     c.regs[r].last_w = -1;

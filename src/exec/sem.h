@@ -106,6 +106,10 @@ void sem_ctrl_reset(SemCtx *c);
  * order with neither data nor control (herd's SWP: its write after its
  * read). */
 void sem_order_dep(SemCtx *c, SVal from);
+/* The next event created is iico_data-after the events of `from` (herd's
+ * data sequencing where no value flows: ERET's read of ELR_EL1 after its
+ * commit). */
+void sem_data_dep(SemCtx *c, SVal from);
 
 /* C: events created after this call, until the end of the statement, are
  * sequenced (po) after the events of `from`. */
@@ -142,6 +146,34 @@ SVal sem_return_label(SemCtx *c);
 const char *sem_offset_target(SemCtx *c, int64_t bytes, int ins_bytes);
 /* The value of a label of the current thread (AArch64 ADR). */
 SVal sem_label(SemCtx *c, const char *label);
+
+/* Faults (AArch64; docs/DESIGN.md "Faults").  An instruction that faults
+ * makes a fault event with sem_fault_event (and, as herd's semantics
+ * does, writes ELR_EL1), then ends with sem_raise: the executor goes on
+ * as the test says (the thread's fault handler P0.F if it has one, else
+ * -variant fatal: the thread stops; faultToNext: the next instruction;
+ * handled: the instruction again, a second fault dropping the path).
+ * sem_eret returns from the handler to the label `target` holds. */
+typedef struct SemFault {
+  FaultType type;
+  bool write;          /* raised by a write (FAULT-WR), else a read */
+  bool entry;          /* an exception entry (EXC-ENTRY) */
+  SVal addr;           /* the faulting address; addr.s == SYM_NONE: none */
+  FaultMsg msg;
+} SemFault;
+SVal sem_fault_event(SemCtx *c, const SemFault *f);
+void sem_raise(SemCtx *c);
+void sem_eret(SemCtx *c, SVal target);
+/* Whether the thread has a fault handler; whether the executor runs it
+ * (or an instruction again after a handled fault) right now. */
+bool sem_has_handler(const SemCtx *c);
+bool sem_in_handler(const SemCtx *c);
+/* The value of register reg becomes v without an event (herd's register
+ * bindings of a faulting instruction). */
+void sem_set_reg_value(SemCtx *c, int reg, SVal v);
+/* The value of the current instruction's label (its first label, else
+ * its return-point name), as herd gives ELR_EL1. */
+SVal sem_instr_label(SemCtx *c);
 
 /* Exclusive reservation of the thread (lwarx/stwcx., LDXR/STXR...). */
 void sem_reserve(SemCtx *c, SVal addr, int size);

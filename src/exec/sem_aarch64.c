@@ -719,6 +719,7 @@ static void exec_aarch64(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
   if (AA_IS_SIMD(ins->op)) return aarch64_simd_exec(c, ins);
   if (exec_memory(c, ins)) return;
+  if (aarch64_exec_exception(c, ins)) return;
   if (AA_IS_ALU(ins->op)) return alu(c, ins);
   switch ((AAOp)ins->op) {
   case AA_NOP: sem_nop(c); return;
@@ -762,6 +763,9 @@ static const char *const aarch64_sets[] = {
     "DMB.NSHLD", "DMB.NSHST", "DSB.SY",    "DSB.LD",    "DSB.ST",
     "DSB.OSH",   "DSB.OSHLD", "DSB.OSHST", "DSB.ISH",   "DSB.ISHLD",
     "DSB.ISHST", "DSB.NSH",   "DSB.NSHLD", "DSB.NSHST", "ISB",
+    /* faults (sem_fault_event, sem_aarch64_faults.c) */
+    "FAULT", "FAULT-RD", "FAULT-WR", "EXC-ENTRY", "EXC-RET", "MMU", "Translation",
+    "AccessFlag", "Permission", "TagCheck", "UndefinedInstruction", "SupervisorCall",
     NULL,
 };
 

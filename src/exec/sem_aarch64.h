@@ -1,6 +1,7 @@
 /*
  * sem_aarch64.h — what the AArch64 semantics shares with its vector part
- * (sem_aarch64_simd.c).
+ * (sem_aarch64_simd.c) and its exceptions (sem_aarch64_faults.c); the
+ * latter returns false when the instruction is not its business.
  */
 #ifndef CORRAL_SEM_AARCH64_H
 #define CORRAL_SEM_AARCH64_H
@@ -16,5 +17,9 @@ void aarch64_write_back(SemCtx *c, const Operand *m, SVal addr);
 
 /* The vector instructions (AA_IS_SIMD). */
 void aarch64_simd_exec(SemCtx *c, const Instr *ins);
+
+/* UDF, SVC, ERET, MRS / MSR of ELR_EL1 and TFSR_ELx
+ * (sem_aarch64_faults.c). */
+bool aarch64_exec_exception(SemCtx *c, const Instr *ins);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine_int.h"
+#include "faults.h"
 #include "util/pool.h"
 
 /* Order of two states of sets a and b (by index), as herd sorts them;
@@ -162,6 +163,7 @@ void outcome_free(Outcome *o) {
 }
 
 int engine_val_cmp(const Program *p, Val a, Val b) {
+  if (a.kind == VAL_FAULTS && b.kind == VAL_FAULTS) return faults_cmp(p, a, b);
   /* herd's unsolved variables sort first, by number */
   int ka = a.kind == VAL_VAR ? -1 : a.kind == VAL_INT ? 0 : a.kind == VAL_ADDR ? 1 : 2;
   int kb = b.kind == VAL_VAR ? -1 : b.kind == VAL_INT ? 0 : b.kind == VAL_ADDR ? 1 : 2;

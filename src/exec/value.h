@@ -19,7 +19,9 @@
 
 /* VAL_VAR: a value herd7 leaves unsolved, its variable S<num> (a value
  * read out of thin air, solve.c); it equals only itself. */
-typedef enum ValKind { VAL_INT, VAL_ADDR, VAL_LABEL, VAL_VAR } ValKind;
+/* VAL_FAULTS: the faults of a final state, num a set of the Program's
+ * fault table (faults.c). */
+typedef enum ValKind { VAL_INT, VAL_ADDR, VAL_LABEL, VAL_VAR, VAL_FAULTS } ValKind;
 
 /* No padding: states are hashed and compared as bytes. */
 typedef struct Val {

@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 const char *const aarch64_cond_names[] = {
     "EQ", "NE", "CS", "CC", "MI", "PL", "VS", "VC",
@@ -26,7 +27,7 @@ static const char *const x_names[AA_NREGS] = {
     "XZR", "X0",  "X1",  "X2",  "X3",  "X4",  "X5",  "X6",  "X7",  "X8",
     "X9",  "X10", "X11", "X12", "X13", "X14", "X15", "X16", "X17",
     "X18", "X19", "X20", "X21", "X22", "X23", "X24", "X25", "X26",
-    "X27", "X28", "X29", "X30", "SP",  "NZCV", "RESADDR",
+    "X27", "X28", "X29", "X30", "SP",  "NZCV", "RESADDR", "ELR_EL1", "TFSR_ELx",
 };
 
 /* Upper-case copy of [s, s+n) into buf if the spelling is all upper or
@@ -69,6 +70,10 @@ static int lookup_reg(const char *s, size_t n, int *view) {
 /* XZR may be observed in final states (it holds 0), as in herd. */
 static int aarch64_parse_reg(const char *s) {
   int view;
+  /* the system registers of faults and tags, in any case (herd reads
+   * 1:TFSR_Elx) */
+  if (!strcasecmp(s, "ELR_EL1")) return AA_ELR;
+  if (!strcasecmp(s, "TFSR_ELx")) return AA_TFSR;
   return lookup_reg(s, strlen(s), &view);
 }
 

@@ -20,7 +20,8 @@
  *   32      SP
  *   33      AA_NZCV, the flags (N<<3 | Z<<2 | C<<1 | V, as herd keeps them)
  *   34      AA_RESADDR, the reservation register of LDXR / STXR
- *                                                      (AA_NREGS = 35)
+ *   35, 36  AA_ELR (ELR_EL1: faults), AA_TFSR (TFSR_ELx: MTE)
+ *                                                      (AA_NREGS = 37)
  * NZCV and the reservation cannot be named in tests.  In a register
  * operand, `sub` is AA_W for a W (32-bit) view and AA_X otherwise; final
  * states print the X spelling.  Mnemonics are all upper or all lower
@@ -88,7 +89,8 @@
 #include "litmus.h"
 
 enum {
-  AA_ZR = 0, AA_SP = 32, AA_NZCV = 33, AA_RESADDR = 34, AA_NREGS = 35
+  AA_ZR = 0, AA_SP = 32, AA_NZCV = 33, AA_RESADDR = 34, AA_ELR = 35, AA_TFSR = 36,
+  AA_NREGS = 37
 };
 #define AA_XREG(n) ((n) + 1)   /* the id of Xn / Wn */
 #define AA_XNUM(r) ((r) - 1)   /* n of the id of Xn */

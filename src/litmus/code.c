@@ -112,26 +112,68 @@ static void trim(const char *s, size_t *off, size_t *len) {
   while (*len && is_space(s[*off + *len - 1])) (*len)--;
 }
 
-static void check_threads(CodeScan *cs, const Span *cells, int n, Thread *th) {
+/* The thread header row: "P0", "P1"... in order, and "Pk.F", the fault
+ * handler of thread k (AArch64), anywhere after Pk-1 (herd's check).
+ * Fills col[k] with the Thread each column's cells go to. */
+static void check_threads(CodeScan *cs, const Span *cells, int n, Thread **col) {
+  Test *t = cs->p->t;
+  Thread *th = ARENA_NEWN(cs->p->a, Thread, n);
+  int nmain = 0;
+  int *handler_of = ARENA_NEWN(cs->p->a, int, n);
   for (int k = 0; k < n; k++) {
     size_t off = cells[k].off - cs->base, len = cells[k].len;
     trim(cs->buf, &off, &len);
+    handler_of[k] = -1;
     const char *at = cs->p->t->ops->scoped_threads ? memchr(cs->buf + off, '@', len) : NULL;
     if (at) {
       /* "P0@cta 0,gpu 0": the attributes are the architecture's */
       size_t a = (size_t)(at - cs->buf) + 1, alen = off + len - a;
       trim(cs->buf, &a, &alen);
-      th[k].attrs = arena_strndup(cs->p->a, cs->buf + a, alen);
+      th[nmain].attrs = arena_strndup(cs->p->a, cs->buf + a, alen);
       len = (size_t)(at - (cs->buf + off));
       trim(cs->buf, &off, &len);
     }
-    char want[24], *w = dec_digits(want + sizeof want - 1, (uint64_t)k, false);
+    const char *s = cs->buf + off;
+    if (len > 3 && s[0] == 'P' && s[len - 2] == '.' && s[len - 1] == 'F' &&
+        t->arch == ARCH_AARCH64) {
+      size_t d = 1;
+      while (d < len - 2 && is_digit(s[d])) d++;
+      if (d == len - 2 && d > 1 && d < 8) {
+        int p = atoi(s + 1);
+        if (p > nmain)
+          fail(cs->p, cs->base + off, "Fault Handler for an undefined process (%.*s)",
+               (int)len, s);
+        handler_of[k] = p;
+        continue;
+      }
+    }
+    char want[24], *w = dec_digits(want + sizeof want - 1, (uint64_t)nmain, false);
     want[sizeof want - 1] = 0;
     *--w = 'P'; /* "P%d" */
-    if (!lit_word_is(w, cs->buf + off, len))
+    if (!lit_word_is(w, s, len))
       fail(cs->p, cs->base + off,
            "Processes must be P0, P1, ... (found '%.*s' for %s)",
-           (int)MIN(len, 40), cs->buf + off, w);
+           (int)MIN(len, 40), s, w);
+    col[k] = &th[nmain++];
+  }
+  t->threads = th;
+  t->nthreads = nmain;
+  for (int k = 0; k < n; k++) {
+    int p = handler_of[k];
+    if (p < 0) continue;
+    size_t off = cells[k].off - cs->base, len = cells[k].len;
+    trim(cs->buf, &off, &len);
+    if (p >= nmain)
+      fail(cs->p, cs->base + off, "Fault Handler for an undefined process (%.*s)",
+           (int)len, cs->buf + off);
+    if (th[p].handler)
+      fail(cs->p, cs->base + off, "a second fault handler for P%d", p);
+    th[p].handler = ARENA_NEW(cs->p->a, Thread);
+    col[k] = th[p].handler;
+  }
+  if (nmain != n) {
+    t->cols = col;
+    t->ncols = n;
   }
 }
 
@@ -165,7 +207,6 @@ static void parse_cell(CodeScan *cs, Span cell, Thread *th, int *cap) {
 }
 
 void parse_code(Parser *p, size_t start, size_t end) {
-  Test *t = p->t;
   CodeScan cs = {p, arena_strndup(p->a, p->text + start, end - start), start,
                  end - start, 0};
   blank_comments(&cs);
@@ -175,20 +216,20 @@ void parse_code(Parser *p, size_t start, size_t end) {
   int ncells = 0, cap = 0;
   if (!read_row(&cs, &cells, &ncells, &cap))
     fail(p, start, "missing thread header row 'P0 | P1 ... ;'");
-  t->nthreads = ncells;
-  t->threads = ARENA_NEWN(p->a, Thread, ncells);
-  check_threads(&cs, cells, ncells, t->threads);
-  int *caps = ARENA_NEWN(p->a, int, ncells);
+  int ncols = ncells;
+  Thread **col = ARENA_NEWN(p->a, Thread *, ncols);
+  check_threads(&cs, cells, ncols, col);
+  int *caps = ARENA_NEWN(p->a, int, ncols);
   for (;;) {
     if (!read_row(&cs, &cells, &ncells, &cap)) break;
-    if (ncells != t->nthreads) {
+    if (ncells != ncols) {
       size_t row = cells[0].off - cs.base;
       while (row < cs.n && is_space(cs.buf[row])) row++;
       fail(p, cs.base + row,
            "mismatch in instruction lines: %d cells instead of %d", ncells,
-           t->nthreads);
+           ncols);
     }
     for (int k = 0; k < ncells; k++)
-      parse_cell(&cs, cells[k], &t->threads[k], &caps[k]);
+      parse_cell(&cs, cells[k], col[k], &caps[k]);
   }
 }

@@ -76,9 +76,65 @@ static void parse_rhs(TokStream *ts, Prop *p, bool cell) {
   }
 }
 
+/* A fault type: NAME (':' NAME)*, which must be one of herd's. */
+static FaultType parse_fault_type(TokStream *ts) {
+  const Tok *first = expect(ts, T_NAME, "a fault type");
+  const Tok *last = first;
+  while (peekk(ts, 0) == T_COLON && peekk(ts, 1) == T_NAME) {
+    next(ts);
+    last = next(ts);
+  }
+  size_t n = last->off + last->len - first->off;
+  FaultType ft = fault_type_parse(ts->p->text + first->off, n);
+  if (ft == FT_NONE)
+    fail(ts->p, first->off, "%.*s not a valid fault type", (int)n, ts->p->text + first->off);
+  return ft;
+}
+
+/* fault(P0), fault(P0:L0,x), fault(P0,TYPE), fault(P0,PTE(x)),
+ * fault(P0,x,TYPE): herd's `fault` rule. */
+static FaultAtom *parse_fault(TokStream *ts) {
+  const Tok *kw = next(ts);
+  FaultAtom *f = ARENA_NEW(ts->p->a, FaultAtom);
+  f->pos = tok_pos(ts, kw);
+  expect(ts, T_LPAR, "'(' after fault");
+  f->thread = expect(ts, T_PROC, "a thread (P0...)")->proc;
+  if (peekk(ts, 0) == T_COLON) {
+    next(ts);
+    f->label = expect(ts, T_NAME, "a label")->s;
+  }
+  if (accept(ts, T_COMMA)) {
+    const Tok *x = expect(ts, T_NAME, "a location or a fault type");
+    bool pte = strcmp(x->s, "PTE") == 0 && peekk(ts, 0) == T_LPAR;
+    if (pte) {
+      next(ts);
+      f->sym = expect(ts, T_NAME, "a location")->s;
+      f->pte = true;
+      expect(ts, T_RPAR, "')'");
+    } else if (peekk(ts, 0) == T_COLON) {
+      ts->i--; /* a composite type, MMU:Translation */
+      f->type = parse_fault_type(ts);
+      expect(ts, T_RPAR, "')'");
+      return f;
+    } else if ((f->type = fault_type_parse(x->s, strlen(x->s))) != FT_NONE) {
+      expect(ts, T_RPAR, "')'");
+      return f;
+    } else {
+      f->sym = x->s;
+    }
+    if (accept(ts, T_COMMA)) f->type = parse_fault_type(ts);
+  }
+  expect(ts, T_RPAR, "')'");
+  return f;
+}
+
 static Prop *parse_atom(TokStream *ts) {
   const Tok *t = peek(ts, 0);
-  if (t->kind == T_FAULT) fail(ts->p, t->off, "fault atoms are not supported");
+  if (t->kind == T_FAULT) {
+    Prop *p = new_prop(ts, P_FAULT, t);
+    p->fault = parse_fault(ts);
+    return p;
+  }
   Prop *p = new_prop(ts, P_EQ, t);
   p->loc = parse_lhs(ts);
   TokKind op = peekk(ts, 0);
@@ -158,11 +214,15 @@ static Prop *parse_observed(TokStream *ts, const Tok *kw) {
 /* locations [a; 1:r0; x int; ...] */
 static void parse_locations(TokStream *ts) {
   Test *t = ts->p->t;
-  int cap = 0;
+  int cap = 0, fcap = 0;
   expect(ts, T_LBRK, "'['");
   while (peekk(ts, 0) != T_RBRK) {
-    if (peekk(ts, 0) == T_FAULT)
-      fail(ts->p, peek(ts, 0)->off, "fault locations are not supported");
+    if (peekk(ts, 0) == T_FAULT) {
+      FaultAtom *f = parse_fault(ts);
+      APUSH(ts->p->a, t->loc_faults, t->nloc_faults, fcap, *f);
+      if (!accept(ts, T_SEMI)) break;
+      continue;
+    }
     LitLoc l = parse_lhs(ts);
     if (peekk(ts, 0) == T_NAME) next(ts); /* a type, e.g. "x int" */
     accept(ts, T_STAR);

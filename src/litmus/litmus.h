@@ -109,13 +109,41 @@ typedef enum PropKind {
   P_AND,
   P_OR,
   P_IMPL,
+  P_FAULT,      /* fault(P0:L0,x,TagCheck): Prop.fault */
 } PropKind;
+
+/* herd7's AArch64 fault types, in herd's order (the order of faults in a
+ * final state); FT_NONE: not given. */
+typedef enum FaultType {
+  FT_NONE, FT_TAGCHECK, FT_UNDEF, FT_SVC, FT_MMU_TRANSLATION,
+  FT_MMU_ACCESSFLAG, FT_MMU_PERMISSION, FT_COUNT
+} FaultType;
+
+/* Spelling of a fault type ("MMU:Translation"), and the type of a
+ * spelling (FT_NONE if it is none); faults.c. */
+const char *fault_type_name(FaultType t);
+FaultType fault_type_parse(const char *s, size_t n);
+
+/* A fault atom of the final section, fault(P0), fault(P0:L0,x),
+ * fault(P0,x,TagCheck), fault(P0,PTE(x)), as herd's grammar has it. */
+typedef struct FaultAtom {
+  int thread;
+  const char *label;    /* NULL: any instruction of the thread */
+  const char *sym;      /* the location's symbol, NULL: any */
+  bool pte;             /* the location is PTE(sym) */
+  FaultType type;       /* FT_NONE: any */
+  SrcPos pos;
+} FaultAtom;
+
+/* The atom as herd prints it, after `head` ("fault", "Fault"). */
+void fault_atom_print(const FaultAtom *f, const char *head, StrBuf *out);
 
 typedef struct Prop {
   PropKind kind;
   LitLoc loc, loc2;
   LitVal val;
   struct Prop *a, *b;
+  FaultAtom *fault;     /* P_FAULT */
   SrcPos pos;
 } Prop;
 
@@ -177,7 +205,15 @@ typedef struct Thread {
   int nentries;
   const char *attrs;  /* header "P0@cta 0,gpu 0": the text after '@'
                          (ArchOps.scoped_threads), else NULL */
+  /* The thread's fault handler (a "P0.F" column, AArch64), or NULL.  An
+   * event of the handler's code has code_index nentries + its entry's
+   * index (test_entry). */
+  struct Thread *handler;
 } Thread;
+
+/* The code entry of an event's (thread, code_index), handler code
+ * included. */
+const CodeEntry *test_entry(const Thread *th, int code_index);
 
 /* ------------------------------------------------------------------ test */
 typedef struct Meta {
@@ -206,6 +242,12 @@ typedef struct Test {
   struct ScopeTree *scopes; /* the scope tree after the code (LISA), or NULL */
   LitLoc *locations;     /* `locations [...]` */
   int nlocations;
+  FaultAtom *loc_faults; /* the fault atoms of `locations [...]` */
+  int nloc_faults;
+  /* The code columns as written, fault handlers included (the hash
+   * prints them all); NULL when they are threads[0..nthreads-1]. */
+  Thread **cols;
+  int ncols;
   Prop *filter;          /* or NULL */
   bool has_cond;         /* false: no condition (behaves as forall true) */
   Quant quant;

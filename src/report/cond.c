@@ -189,6 +189,7 @@ static void print_prop(const Test *t, const Prop *p, Ctx above, bool hexa,
     sb_putc(out, ')');
     break;
   case P_AND: case P_OR: case P_IMPL: print_binary(t, p, above, hexa, out); break;
+  case P_FAULT: fault_atom_print(p->fault, "fault", out); break;
   }
 }
 

@@ -219,10 +219,16 @@ static int cmp_name(const void *a, const void *b) {
 
 /* Every label defined or referenced anywhere, renamed L00, L01... in
  * byte-wise order (hash.md §5.2). */
+/* Column j of the code table (fault handlers are columns of their own). */
+static const Thread *code_col(const Test *t, int j) {
+  return t->cols ? t->cols[j] : &t->threads[j];
+}
+static int code_ncols(const Test *t) { return t->cols ? t->ncols : t->nthreads; }
+
 static void collect_labels(const Test *t, Labels *l) {
-  for (int th = 0; th < t->nthreads; th++)
-    for (int k = 0; k < t->threads[th].nentries; k++) {
-      const CodeEntry *e = &t->threads[th].entries[k];
+  for (int th = 0; th < code_ncols(t); th++)
+    for (int k = 0; k < code_col(t, th)->nentries; k++) {
+      const CodeEntry *e = &code_col(t, th)->entries[k];
       if (e->label) labels_add(l, e->label);
       for (int o = 0; e->ins && o < e->ins->nops; o++)
         if (e->ins->ops[o].kind == OPK_LABEL && e->ins->ops[o].sym)
@@ -269,7 +275,7 @@ static void thread_entries(const Test *t, const Thread *th, Labels *l,
 }
 
 void hash_code_string(const Test *t, StrBuf *out) {
-  int n = t->nthreads, rows = 0;
+  int n = code_ncols(t), rows = 0;
   if (t->c) {
     c_hash_code(t, out);
     return;
@@ -281,7 +287,7 @@ void hash_code_string(const Test *t, StrBuf *out) {
   size_t **offs = xcalloc((size_t)n, sizeof *offs);
   size_t *width = xcalloc((size_t)n, sizeof *width);
   for (int j = 0; j < n; j++) {
-    const Thread *th = &t->threads[j];
+    const Thread *th = code_col(t, j);
     /* offs[j][k + 1] is where entry k ends (after its NUL) */
     offs[j] = xcalloc((size_t)th->nentries + 1, sizeof **offs);
     thread_entries(t, th, &l, &bufs[j], offs[j]);
@@ -295,7 +301,7 @@ void hash_code_string(const Test *t, StrBuf *out) {
       size_t len = 0;
       if (j) sb_putc(out, '|');
       sb_putc(out, ' ');
-      if (k < t->threads[j].nentries) {
+      if (k < code_col(t, j)->nentries) {
         len = offs[j][k + 1] - offs[j][k] - 1;
         sb_putn(out, bufs[j].s + offs[j][k], len);
       }

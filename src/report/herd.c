@@ -117,6 +117,10 @@ void herd_state(const Program *p, const Val *st, bool hexa, StrBuf *out) {
   for (int k = 0; k < p->ndisp; k++) {
     int g = p->disp[k].group;
     if (g < 0) continue; /* printed with its array */
+    if (p->disp[k].kind == DL_FAULTS) {
+      herd_faults(p, st[k], hexa, out);
+      continue;
+    }
     if (k) sb_putc(out, ' ');
     sb_puts(out, p->disp[k].name);
     sb_putc(out, '=');

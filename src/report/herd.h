@@ -35,6 +35,9 @@ void herd_witnesses(const Program *p, const Outcome *o, uint64_t *P, uint64_t *N
 const char *herd_observation(const Outcome *o);
 int herd_flags(const Outcome *o, const HerdPrintOpts *opt, const char **names);
 void herd_state(const Program *p, const Val *st, bool hexa, StrBuf *out);
+/* The faults' part of a state line (herd_faults.c), with its leading
+ * space; nothing when the test observes no fault and there is none. */
+void herd_faults(const Program *p, Val set, bool hexa, StrBuf *out);
 
 /* One value as in state lines, for the display location d. */
 void herd_print_value(const Program *p, const DispLoc *d, Val v, bool hexa,

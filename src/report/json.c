@@ -86,10 +86,11 @@ void json_test(const Program *p, const Outcome *o, const HerdPrintOpts *opt,
     sb_puts(b, i ? ",{" : "{");
     for (int k = 0; k < p->ndisp; k++) {
       if (k) sb_putc(b, ',');
-      json_string(b, p->disp[k].name);
+      json_string(b, p->disp[k].kind == DL_FAULTS ? "faults" : p->disp[k].name);
       sb_putc(b, ':');
       sb_clear(&c);
-      herd_print_value(p, &p->disp[k], st[k], opt->hexa, &c);
+      if (p->disp[k].kind == DL_FAULTS) herd_faults(p, st[k], opt->hexa, &c);
+      else herd_print_value(p, &p->disp[k], st[k], opt->hexa, &c);
       json_string(b, sb_cstr(&c));
     }
     sb_putc(b, '}');
