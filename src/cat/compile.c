@@ -165,9 +165,16 @@ static bool tag_lookup(Comp *c, int name, int *type, int *index) {
 
 /* ---------------------------------------------------------- variants */
 
+/* herd's variant names for one variant: kvm is vmsa */
+static bool same_variant(const char *a, const char *b) {
+  if (strcasecmp(a, "kvm") == 0) a = "vmsa";
+  if (strcasecmp(b, "kvm") == 0) b = "vmsa";
+  return strcasecmp(a, b) == 0;
+}
+
 static bool variant_set(Comp *c, const char *v) {
   for (int i = 0; i < c->cfg->nvariants; i++)
-    if (strcasecmp(c->cfg->variants[i], v) == 0) return true;
+    if (same_variant(c->cfg->variants[i], v)) return true;
   return false;
 }
 

@@ -115,6 +115,10 @@ typedef struct CatHost {
    * current test does not (a model meant for another architecture), or
    * NULL (may be NULL). */
   const char *(*defined_by)(void *ctx, const char *name);
+  /* VMSA: the page-table entry event e accesses (with `store`, that a
+   * write of e stores at a page-table entry), its output address (a
+   * symbol id) and flags; false if none (may be NULL: no event has one). */
+  bool (*pte_value)(void *ctx, int e, bool store, int *oa, unsigned *bits);
 } CatHost;
 
 /* Run modes (run_set_mode). */

@@ -51,6 +51,30 @@ static const char *const prim_names[P_COUNT] = {
     "delift",     "deliftinter",    "tag2fenced",
 };
 
+/* oa-changes(S, r), at-least-one-writable(S, r): the writes w of S to a
+ * page-table entry with exactly one r-successor p such that the entries
+ * of w and p have different output addresses / one of them is writable
+ * (af and db set: no hardware update of the flags). */
+static Value *prim_pte_pairs(Run *r, int prim, Value *sv, Value *x) {
+  Value *z = val_new_set(r);
+  if (!r->host.pte_value) return z;
+  for (int w = set_next(r->d, sv->u.bits, 0); w >= 0; w = set_next(r->d, sv->u.bits, w + 1)) {
+    const Word *row = rel_crow(r->d, x->u.bits, w);
+    int p = set_next(r->d, row, 0);
+    if (p < 0 || set_next(r->d, row, p + 1) >= 0) continue;
+    int oaw, oap;
+    unsigned bw, bp;
+    if (!r->host.pte_value(r->host.ctx, w, true, &oaw, &bw)) continue;
+    bool hp = r->host.pte_value(r->host.ctx, p, false, &oap, &bp);
+    unsigned wr = 1u << 0 | 1u << 1; /* PTE_AF | PTE_DB (litmus.h) */
+    bool keep = prim == P_OA_CHANGES ? !hp || oaw != oap
+                                     : (bw & wr) == wr || (hp && (bp & wr) == wr);
+    if (keep) bit_set(z->u.bits, w);
+  }
+  if (r->wm < STAGE_RF) r->wm = STAGE_RF;
+  return z;
+}
+
 int prim_lookup(const char *name) {
   for (int i = 0; i < P_COUNT; i++)
     if (strcmp(prim_names[i], name) == 0) return i;
@@ -298,16 +322,26 @@ Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos) {
     rel_compose(r->d, z->u.bits, mid->u.bits, x->u.bits);
     return z;
   }
-  /* The page-table utilities relate page-table-entry events, which only
-   * the VMSA extension creates; corral has none, so they are empty. */
-  case P_SAME_OA:
-    as_rel(r, arg, pos);
-    return val_new_rel(r);
+  /* The page-table utilities (-variant kvm) read the entries events
+   * access (CatHost.pte_value). */
+  case P_SAME_OA: {
+    Value *x = as_rel(r, arg, pos), *z = val_new_rel(r);
+    if (!r->host.pte_value) return z;
+    for (int i = 0; i < r->d.n; i++) {
+      const Word *row = rel_crow(r->d, x->u.bits, i);
+      int oa1, oa2;
+      unsigned b1, b2;
+      if (set_next(r->d, row, 0) < 0 || !r->host.pte_value(r->host.ctx, i, false, &oa1, &b1)) continue;
+      for (int j = set_next(r->d, row, 0); j >= 0; j = set_next(r->d, row, j + 1))
+        if (r->host.pte_value(r->host.ctx, j, false, &oa2, &b2) && oa1 == oa2) rel_set(r->d, z->u.bits, i, j);
+    }
+    if (r->wm < STAGE_RF) r->wm = STAGE_RF;
+    return z;
+  }
   case P_OA_CHANGES:
   case P_WRITABLE:
-    as_set(r, args2(r, arg, 0, pos), pos);
-    as_rel(r, args2(r, arg, 1, pos), pos);
-    return val_new_set(r);
+    return prim_pte_pairs(r, prim, as_set(r, args2(r, arg, 0, pos), pos),
+                          as_rel(r, args2(r, arg, 1, pos), pos));
   case P_FROMTO: {
     /* fromto(S): for each fence f of S, every event po-before f with
      * every event po-after f. */

@@ -348,13 +348,10 @@ static corral_status simulate(const corral_options *o, const Test *t,
     r->diag = format_err(&err);
     goto done;
   }
-  bool mixed = false, deps = false;
+  bool mixed = false, deps = false, kvm = false;
   for (int i = 0; i < nv; i++) {
     if (!strcmp(vars[i], "deps")) deps = true;
-    if ((!strcmp(vars[i], "kvm") || !strcmp(vars[i], "vmsa")) && lit_test_uses_vmsa(t))
-      err_raise(&err, ERRK_SEMANTIC, where,
-                "-variant %s (virtual memory: page tables, TLBI) is not supported yet",
-                vars[i]);
+    if (!strcmp(vars[i], "kvm") || !strcmp(vars[i], "vmsa")) kvm = true;
   }
   for (int i = 0; i < nv; i++)
     if (!strcmp(vars[i], "mixed")) {
@@ -377,7 +374,11 @@ static corral_status simulate(const corral_options *o, const Test *t,
                 arch_name(t->arch), m->main->arch);
   }
   prog = cat_compile(m, &cfg, &err);
-  p = program_new(t, &err, o->unroll);
+  if (kvm && mixed)
+    err_raise(&err, ERRK_SEMANTIC, where, "-variant kvm with -variant mixed is not supported yet");
+  if (kvm && t->arch != ARCH_AARCH64)
+    err_raise(&err, ERRK_SEMANTIC, where, "-variant kvm is supported for AArch64 only");
+  p = program_new_kvm(t, &err, o->unroll, kvm);
   if (mixed) program_set_mixed(p, &err, where);
   p->deps = deps;
   program_set_simd(p, vars, nv);
@@ -396,6 +397,14 @@ static corral_status simulate(const corral_options *o, const Test *t,
   double t0 = cpu_now(o->jobs);
   engine_run(p, prog, &eo, &out, &a, &err);
   r->seconds = cpu_now(o->jobs) - t0;
+  if (out.refused) {
+    /* a candidate took a path corral does not model (sem_refuse) */
+    const Instr *ins = t->threads[out.refused_thread].entries[out.refused_code].ins;
+    outcome_free(&out);
+    err_raise(&err, ERRK_SEMANTIC, ins ? ins->pos : where,
+              "%s may fault here: MMU faults (-variant kvm) are not supported yet",
+              ins && ins->text ? ins->text : "this access");
+  }
   err_pop(&err, &j);
   if (out.limit_hit) {
     outcome_free(&out);

@@ -193,6 +193,16 @@ static void rf_leaf(Engine *g) {
     Val v;
     if (!eval_node(g, es->assume[i], &v) || !truthy(v)) return;
   }
+  if (es->refuse_ev >= 0) {
+    /* a path corral does not model (sem_refuse) is possible: stop */
+    const Event *r = &es->ev[es->refuse_ev];
+    g->out->refused = true;
+    g->out->refused_thread = r->thread;
+    g->out->refused_code = r->code_index;
+    __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
+    g->halted = true;
+    return;
+  }
   /* Every event's location and value must be known. */
   for (int e = 0; e < es->nrel; e++) {
     const Event *ev = &es->ev[e];
@@ -320,6 +330,11 @@ static void merge_outcome(Outcome *into, const Outcome *o) {
   into->loop |= o->loop;
   into->candidates += o->candidates;
   into->limit_hit |= o->limit_hit;
+  if (o->refused && !into->refused) {
+    into->refused = true;
+    into->refused_thread = o->refused_thread;
+    into->refused_code = o->refused_code;
+  }
 }
 
 static void mark_prop_threads(const Prop *pr, bool *seen, int nthreads) {
@@ -440,7 +455,8 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
     for (int i = 0; i < nworkers; i++) {
       predef_setup(&w[i], i > 0 ? &w[0] : NULL);
       CatHost host = {&w[i], host_predef, host_same_value, host_at_location,
-                       host_accept, host_reject, host_stop, host_defined_by};
+                       host_accept, host_reject, host_stop, host_defined_by,
+                       host_pte_value};
       w[i].run = run_new(prog, host, i == 0 ? err : &w[i].werr);
       if (i > 0) run_set_stack_limit(w[i].run, ENGINE_STACK / 4 * 3);
       run_set_mode(w[i].run, o->run_mode);

@@ -80,6 +80,10 @@ typedef struct Outcome {
   uint64_t candidates;       /* candidates given to the model */
   uint64_t structures;
   bool limit_hit;            /* stopped by max_candidates, timeout, deadline, cancel */
+  /* a candidate took a path marked EV_REFUSE (sem_refuse): the run
+   * stopped; where (the instruction) */
+  bool refused;
+  int refused_thread, refused_code;
 } Outcome;
 
 /* Run; raises through err (model errors, unsolvable locations...).  The

@@ -150,6 +150,7 @@ void predef_setup(Engine *g, const Engine *like);
 void predef_reset(Engine *g, int stage);
 Value *host_predef(void *ctx, int name, int *stage);
 bool host_same_value(void *ctx, int e1, int e2);
+bool host_pte_value(void *ctx, int e, bool store, int *oa, unsigned *bits);
 bool host_at_location(void *ctx, int e, const char *name);
 
 #endif

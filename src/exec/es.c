@@ -12,6 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether symbol s has memory (an initial write): under -variant kvm a
+ * virtual symbol has none, its page PA(x) has (vmsa.c). */
+static bool has_cell(const Program *p, int s) {
+  return !p->kvm || s >= p->kvm_nsyms || p->pa_of[s] < 0;
+}
+
 EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
                          Arena *a) {
   EventStructure *es = ARENA_NEW(a, EventStructure);
@@ -22,7 +28,8 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
   /* Count events and nodes. */
   /* -variant mixed: initial writes of the byte symbols only (mixed.c) */
   int first_init = p->mixed ? p->mixed_nsyms0 : 0;
-  int ninit = nsyms - first_init;
+  int ninit = 0;
+  for (int s = first_init; s < nsyms; s++) ninit += has_cell(p, s);
   int nrel = ninit, nreg = 0, nnodes = ninit * 2, nassume = 0;
   for (int t = 0; t < p->nthreads; t++) {
     const ThreadPath *tp = &paths[t].v[choice[t]];
@@ -41,6 +48,7 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
     }
   }
   es->n = nrel + nreg;
+  es->refuse_ev = -1;
   es->nrel = nrel;
   es->ev = ARENA_NEWN(a, Event, es->n + 1);
   es->nodes = ARENA_NEWN(a, SymNode, nnodes + 1);
@@ -52,10 +60,13 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
 
   /* Initial writes: loc and value are constant nodes. */
   int nn = 0;
-  for (int s = 0; s < first_init; s++) es->init_of_sym[s] = -1;
+  int k = 0;
+  for (int s = 0; s < nsyms; s++) es->init_of_sym[s] = -1;
   for (int s = first_init; s < nsyms; s++) {
-    Event *e = &es->ev[s - first_init];
+    if (!has_cell(p, s)) continue;
+    Event *e = &es->ev[k];
     e->flags = EV_W | EV_INIT;
+    if (p->kvm && lit_sym_kind(intern_name(&p->syms, s)) == SK_PTE) e->tags = p->pte_tag;
     e->thread = -1;
     e->inst = -1;
     e->code_index = -1;
@@ -70,7 +81,7 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
     es->nodes[nn].k = p->sym_init.data[s];
     es->nodes[nn].a = es->nodes[nn].b = es->nodes[nn].c = SYM_NONE;
     e->val = nn++;
-    es->init_of_sym[s] = s - first_init;
+    es->init_of_sym[s] = k++;
   }
 
   /* Thread events: first pass assigns ids. */
@@ -110,6 +121,7 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
       e.val = SHIFT(e.val);
       e.wval = SHIFT(e.wval);
       es->ev[map[t][i]] = e;
+      if (e.flags & EV_REFUSE) es->refuse_ev = map[t][i];
     }
     for (int i = 0; i < tp->nassume; i++) es->assume[es->nassume++] = SHIFT(tp->assume[i]);
     es->final_regs[t] = ARENA_NEWN(a, Sym, p->nregs + 1);

@@ -37,6 +37,10 @@ enum {
   EV_FAULT = 1 << 13,   /* a fault (AArch64): Event.fault, .fault_bits, and its
                            address in loc (SYM_NONE: none) */
   EV_ERET = 1 << 14,    /* the commit of an exception return (EXC-RET) */
+  EV_TLBI = 1 << 15,    /* a TLB invalidation (VMSA): loc, its TLB entry (a
+                           VAL_TLB), or SYM_NONE for all entries */
+  EV_REFUSE = 1 << 16,  /* marks a path corral cannot run right (sem_refuse):
+                           a candidate taking it stops the run with an error */
 };
 #define EV_MEM (EV_R | EV_W)
 #define EV_COMMIT (EV_BCC | EV_PRED | EV_ERET)
@@ -52,7 +56,7 @@ typedef enum FaultMsg { FM_NONE, FM_EL0, FM_INVALID, FM_COUNT } FaultMsg;
 #define EV_REG (EV_RREG | EV_WREG)
 /* Events numbered after the relevant ones, outside what a model without
  * register dependencies sees. */
-#define EV_IRRELEVANT (EV_REG | EV_NOP)
+#define EV_IRRELEVANT (EV_REG | EV_NOP | EV_REFUSE)
 
 typedef struct Event {
   uint32_t flags;
@@ -139,6 +143,7 @@ typedef struct EventStructure {
   int nregs;
   bool cutoff;          /* some thread path was cut off */
   const char *cutoff_label;
+  int refuse_ev;        /* an EV_REFUSE event, or -1 */
 
   /* Full-dimension relations (over all n events). */
   Dim full;

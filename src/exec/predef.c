@@ -22,6 +22,8 @@ typedef enum Pd {
   PD_DATA, PD_CTRL, PD_DEPEND, PD_CONTROL, PD_SM, PD_IICO_DATA,
   PD_IICO_CTRL, PD_IICO_ORDER, PD_RF_REG, PD_PCO, PD_SAME_INSTANCE, PD_SAME_STATIC,
   PD_EMPTY_REL,
+  /* -variant kvm (vmsa.c) */
+  PD_PTEV, PD_PTEINV, PD_INV_DOMAIN, PD_SAME_LOB,
   PD_COUNT,
   PD_TAG = 1000, /* + bit index: an architecture set from the tag table */
   PD_SCOPE = 2000, /* + k: the relation of the scope tree's k-th tag */
@@ -44,7 +46,8 @@ static const struct {
      * invalidation, memory tagging): herd binds these names, empty. */
     {"T", PD_EMPTY_SET},    {"TLBI", PD_EMPTY_SET}, {"DC.CVAU", PD_EMPTY_SET},
     {"IC.IVAU", PD_EMPTY_SET}, {"IC.IALLU", PD_EMPTY_SET},
-    {"IC.IALLUIS", PD_EMPTY_SET}, {"same-low-order-bits", PD_EMPTY_REL},
+    {"IC.IALLUIS", PD_EMPTY_SET}, {"same-low-order-bits", PD_SAME_LOB},
+    {"PTEV", PD_PTEV}, {"PTEINV", PD_PTEINV}, {"inv-domain", PD_INV_DOMAIN},
     {"iico_order", PD_IICO_ORDER}, {"FAULT", PD_EMPTY_SET},
     {"FAULT-RD", PD_EMPTY_SET}, {"FAULT-WR", PD_EMPTY_SET},
     {"EXC-ENTRY", PD_EMPTY_SET}, {"EXC-RET", PD_EMPTY_SET},
@@ -68,7 +71,8 @@ _Static_assert(PD_COUNT <= 64, "predefined kinds share 64 cache slots");
  * rf-dependent ones are stage 1 always. */
 static bool pd_is_fw(int pd) { return pd == PD_FW || pd == PD_PCO; }
 static bool pd_needs_values(int pd) {
-  return pd == PD_LOC || pd == PD_RMW || pd == PD_AMO || pd == PD_NOLOC;
+  return pd == PD_LOC || pd == PD_RMW || pd == PD_AMO || pd == PD_NOLOC ||
+         pd == PD_INV_DOMAIN || pd == PD_SAME_LOB;
 }
 
 /* ---------------------------------------------------------- the engine */
@@ -227,6 +231,103 @@ static Value *loc_rel(Engine *g, int stage) {
   return wrap_rel(g, stage, bits);
 }
 
+/* ------------------------------------------------- VMSA (-variant kvm) */
+
+/* The page-table entry event e writes, or else reads (herd's
+ * on_pteval: either). */
+static bool ev_pte(Engine *g, int e, Val *out) {
+  const Event *x = &g->es->ev[e];
+  if (!(x->flags & EV_MEM)) return false;
+  Val v;
+  if ((x->flags & EV_W) && eval_node(g, x->flags & EV_R && x->wval != SYM_NONE ? x->wval : x->val, &v) &&
+      v.kind == VAL_PTE) {
+    *out = v;
+    return true;
+  }
+  if ((x->flags & EV_R) && eval_node(g, x->val, &v) && v.kind == VAL_PTE) {
+    *out = v;
+    return true;
+  }
+  return false;
+}
+
+static bool is_pte_loc(Engine *g, int e);
+
+bool host_pte_value(void *ctx, int e, bool store, int *oa, unsigned *bits) {
+  Val v;
+  Engine *g = ctx;
+  if (store && (!(g->es->ev[e].flags & EV_W) || !is_pte_loc(g, e))) return false;
+  if (!ev_pte(g, e, &v)) return false;
+  *oa = v.sym;
+  *bits = (unsigned)v.num;
+  return true;
+}
+
+/* PTEV, PTEINV: accesses of a valid / an invalid entry */
+static Value *pte_valid_set(Engine *g, int stage, bool valid) {
+  Dim d = model_dim(g);
+  Word *bits = arena_zalloc(run_arena(g->run, stage), sizeof(Word) * (size_t)d.w);
+  for (int i = 0; i < d.n; i++) {
+    Val v;
+    if (ev_pte(g, i, &v) && ((v.num >> PTE_VALID) & 1) == valid) bit_set(bits, i);
+  }
+  Value *r = arena_zalloc(run_arena(g->run, stage), sizeof(Value));
+  r->kind = V_SET;
+  r->u.bits = bits;
+  return r;
+}
+
+static bool is_pte_loc(Engine *g, int e) {
+  Val l;
+  return (g->es->ev[e].flags & EV_MEM) && ev_loc(g, e, &l) &&
+         lit_sym_kind(intern_name(&g->p->syms, l.sym)) == SK_PTE;
+}
+
+/* inv-domain: a TLBI and the accesses of the entries it invalidates
+ * (all entries when it has no operand), both ways. */
+static Value *inv_domain_rel(Engine *g, int stage) {
+  Dim d = model_dim(g);
+  Word *bits = new_rel(g, stage);
+  const EventStructure *es = g->es;
+  for (int t = 0; t < d.n; t++) {
+    if (!(es->ev[t].flags & EV_TLBI)) continue;
+    Val tl = {VAL_INT, 0, 0};
+    bool all = es->ev[t].loc == SYM_NONE;
+    if (!all && (!eval_node(g, es->ev[t].loc, &tl) || tl.kind != VAL_TLB)) continue;
+    for (int e = 0; e < d.n; e++) {
+      if (!is_pte_loc(g, e)) continue;
+      Val l;
+      ev_loc(g, e, &l);
+      if (!all) {
+        const char *base = lit_sym_base(&g->p->arena, intern_name(&g->p->syms, l.sym));
+        if (strcmp(base, intern_name(&g->p->syms, tl.sym)) != 0) continue;
+      }
+      rel_set(d, bits, t, e);
+      rel_set(d, bits, e, t);
+    }
+  }
+  return wrap_rel(g, stage, bits);
+}
+
+/* same-low-order-bits: accesses at the same offset in their page (a
+ * page-table entry's is 0) */
+static Value *same_lob_rel(Engine *g, int stage) {
+  Dim d = model_dim(g);
+  Word *bits = new_rel(g, stage);
+  const EventStructure *es = g->es;
+  int64_t *off = arena_alloc(run_arena(g->run, STAGE_CO), sizeof(int64_t) * (size_t)(d.n + 1));
+  bool *has = arena_alloc(run_arena(g->run, STAGE_CO), sizeof(bool) * (size_t)(d.n + 1));
+  for (int i = 0; i < d.n; i++) {
+    Val l;
+    has[i] = (es->ev[i].flags & EV_MEM) && ev_loc(g, i, &l);
+    off[i] = has[i] ? l.num : 0;
+  }
+  for (int i = 0; i < d.n; i++)
+    for (int j = 0; j < d.n; j++)
+      if (has[i] && has[j] && off[i] == off[j]) rel_set(d, bits, i, j);
+  return wrap_rel(g, stage, bits);
+}
+
 /* The model's events by thread: nthreads + 1 sets of d.w words, the
  * initial writes (thread -1) first. */
 static const Word *thread_sets(Engine *g, int stage) {
@@ -327,6 +428,10 @@ static Value *compute_pd(Engine *g, int pd, int stage) {
     return project(g, stage, pd == PD_ADDR ? g->deps.addr
                              : pd == PD_DATA ? g->deps.data
                              : pd == PD_CTRL ? g->deps.ctrl : g->deps.depend);
+  case PD_PTEV: return pte_valid_set(g, stage, true);
+  case PD_PTEINV: return pte_valid_set(g, stage, false);
+  case PD_INV_DOMAIN: return inv_domain_rel(g, stage);
+  case PD_SAME_LOB: return same_lob_rel(g, stage);
   case PD_CONTROL:
   case PD_EMPTY_REL:
     return wrap_rel(g, stage, new_rel(g, stage));
@@ -402,7 +507,8 @@ Value *host_predef(void *ctx, int name, int *stage) {
   if (pd_is_fw(pd)) {
     cache = g->pre_fw;
     *stage = STAGE_FW;
-  } else if (pd == PD_RF || pd >= PD_ARCH || (pd_needs_values(pd) && !g->static_locs)) {
+  } else if (pd == PD_RF || pd >= PD_ARCH || pd == PD_PTEV || pd == PD_PTEINV ||
+             (pd_needs_values(pd) && !g->static_locs)) {
     cache = g->pre_rf;
     *stage = STAGE_RF;
   } else {

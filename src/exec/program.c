@@ -55,7 +55,8 @@ static int loc_symbol(Program *p, const LitLoc *l) {
 }
 
 int program_find_symbol(const Program *p, const LitLoc *l) {
-  if (l->kind != LOC_CELL || l->index == 0) return intern_find(&p->syms, l->sym);
+  if (l->kind != LOC_CELL || l->index == 0)
+    return program_mem_sym(p, intern_find(&p->syms, l->sym));
   char name[80];
   snprintf(name, sizeof name, "%s[%lld]", l->sym, (long long)l->index);
   return intern_find(&p->syms, name);
@@ -115,7 +116,9 @@ Val program_value(Program *p, const LitVal *v, Err *err) {
     return r;
   }
   case LV_PTE:
-    perr(err, v->pos, "a page-table entry value needs -variant kvm");
+    if (!p->kvm) perr(err, v->pos, "a page-table entry value needs -variant kvm");
+    if (!v->pte_oa) perr(err, v->pos, "a page-table entry value without oa is not supported");
+    return val_pte(program_symbol(p, v->pte_oa), v->pte_bits);
   default:
     perr(err, v->pos, "this kind of initial value is not supported yet");
   }
@@ -193,7 +196,7 @@ static DispLoc make_disp(Program *p, const LitLoc *l, Err *err) {
     break;
   case LOC_GLOBAL:
     d.kind = DL_GLOBAL;
-    d.sym = program_symbol(p, l->sym);
+    d.sym = program_mem_sym(p, program_symbol(p, l->sym));
     d.type = p->sym_type.data[d.sym];
     d.name = lit_join(&p->arena, "[", l->sym, "]", "");
     break;
@@ -225,7 +228,10 @@ static int disp_cmp(const Program *p, const DispLoc *a, const DispLoc *b) {
       return strcmp(test_reg_name(p->test, a->reg), test_reg_name(p->test, b->reg));
     return a->reg - b->reg;
   }
+  /* herd's symbols: virtual < physical (PA(x)) < page-table entries */
   const char *na = intern_name(&p->syms, a->sym), *nb = intern_name(&p->syms, b->sym);
+  SymKind ka = lit_sym_kind(na), kb = lit_sym_kind(nb);
+  if (ka != kb) return ka < kb ? -1 : 1;
   if (a->kind == DL_CELL) { /* cell t[i] is named "t[i]": by array, then index */
     size_t la = strcspn(na, "["), lb = strcspn(nb, "[");
     int c = strncmp(na, nb, MIN(la, lb));
@@ -354,7 +360,7 @@ static void build_display(Program *p, Err *err) {
     } else {
       const LitLoc *l = fl[i - p->ndisp];
       if (l->kind == LOC_REG || l->kind == LOC_SYMREG) continue;
-      sym = loc_symbol(p, l);
+      sym = program_mem_sym(p, loc_symbol(p, l));
     }
     bool dup = false;
     for (int k = 0; k < p->nobserved; k++) dup |= p->observed[k] == sym;
@@ -433,7 +439,12 @@ static void program_init_state(Program *p, Err *err) {
 }
 
 Program *program_new(const Test *t, Err *err, int unroll) {
+  return program_new_kvm(t, err, unroll, false);
+}
+
+Program *program_new_kvm(const Test *t, Err *err, int unroll, bool kvm) {
   Program *p = xcalloc(1, sizeof(Program));
+  p->kvm = kvm;
   arena_init(&p->arena);
   intern_init(&p->syms);
   intern_init(&p->labels);
@@ -465,6 +476,7 @@ Program *program_new(const Test *t, Err *err, int unroll) {
     }
   }
   program_init_state(p, err);
+  if (kvm) vmsa_program_setup(p, err);
   if (t->c) c_init_params(p);
   build_display(p, err);
   err_pop(err, &j);
@@ -492,8 +504,7 @@ int program_disp_index(const Program *p, const LitLoc *l) {
         return i;
       break;
     case LOC_GLOBAL:
-      if (d->kind == DL_GLOBAL && strcmp(intern_name(&p->syms, d->sym), l->sym) == 0)
-        return i;
+      if (d->kind == DL_GLOBAL && d->sym == program_find_symbol(p, l)) return i;
       break;
     case LOC_CELL:
       if (d->kind == DL_CELL && d->index == l->index &&

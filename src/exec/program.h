@@ -99,12 +99,30 @@ typedef struct Program {
   int nfatoms;
   int fault_disp;
   struct FaultTable *faults;
+  /* -variant kvm (vmsa.c): every virtual symbol x (ids below kvm_nsyms,
+   * pa_of[x] >= 0) has a physical page PA(x), holding its initial value,
+   * and a page-table entry PTE(x); memory events access only those, x
+   * itself has no initial write.  Locations x of the init and final
+   * sections designate PA(x).  pte_tag: the tag bit of the set PTE. */
+  bool kvm;
+  int kvm_nsyms;
+  int *pa_of, *pte_of;
+  uint64_t pte_tag;
 } Program;
 
 /* Build a Program from a test; raises through err on semantic errors
  * (a register that the architecture does not have, an undefined label in
  * the init section...). */
 Program *program_new(const Test *t, Err *err, int unroll);
+/* The same, with -variant kvm when kvm (virtual memory, vmsa.c). */
+Program *program_new_kvm(const Test *t, Err *err, int unroll, bool kvm);
+/* vmsa.c: the physical pages and page-table entries of -variant kvm. */
+void vmsa_program_setup(Program *p, Err *err);
+/* The symbol of memory a symbol designates: PA(x) for a virtual x under
+ * -variant kvm, s itself otherwise. */
+static inline int program_mem_sym(const Program *p, int s) {
+  return p->kvm && s >= 0 && s < p->kvm_nsyms && p->pa_of[s] >= 0 ? p->pa_of[s] : s;
+}
 void program_free(Program *p);
 
 int program_symbol(Program *p, const char *name); /* adds if absent */

@@ -492,6 +492,24 @@ SVal sem_lock_event(SemCtx *c, SVal addr, uint64_t tags) {
   return r;
 }
 
+SVal sem_op1_width(SemCtx *c, SymOp op, int width, SVal a) {
+  return mk_op(c, op, width, a, NONE_SVAL, NONE_SVAL);
+}
+
+void sem_add_flags(SemCtx *c, SVal v, uint32_t flags) {
+  for (uint64_t d = v.deps; d; d &= d - 1)
+    c->ev.data[c->inst_first + __builtin_ctzll(d)].flags |= flags;
+}
+
+void sem_tlbi(SemCtx *c, SVal loc, bool all, uint64_t tags) {
+  Event e = blank_event(EV_TLBI);
+  e.tags = tags;
+  if (!all) e.loc = loc.s;
+  add_event(c, e, loc.deps);
+}
+
+void sem_refuse(SemCtx *c) { add_event(c, blank_event(EV_REFUSE), 0); }
+
 SVal sem_commit(SemCtx *c, SVal cond, uint32_t kind, uint64_t tags) {
   Event e = blank_event(kind);
   e.tags = tags;

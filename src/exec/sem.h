@@ -59,6 +59,18 @@ SVal sem_load_extend(SemCtx *c, SVal a, int bits, bool is_signed);
 void sem_herd_var(SemCtx *c);
 bool sem_is_const(SemCtx *c, SVal a, Val *out);
 
+/* An operation with an explicit width field (S_PTE_FIELD: the field). */
+SVal sem_op1_width(SemCtx *c, SymOp op, int width, SVal a);
+/* Add EV_ flags (EV_NEXP) to the events v carries. */
+void sem_add_flags(SemCtx *c, SVal v, uint32_t flags);
+/* A TLB invalidation (EV_TLBI) of the entry `loc` holds (a VAL_TLB), or
+ * of all entries when `all`. */
+void sem_tlbi(SemCtx *c, SVal loc, bool all, uint64_t tags);
+/* This path is one corral does not model yet (a VMSA fault): a candidate
+ * execution that takes it stops the run with an error at the current
+ * instruction. */
+void sem_refuse(SemCtx *c);
+
 /* Registers: a register-read / register-write event each. */
 SVal sem_read_reg(SemCtx *c, int reg);
 void sem_write_reg(SemCtx *c, int reg, SVal v);

@@ -34,6 +34,7 @@
 #include "../litmus/aarch64_simd.h"
 #include "sem.h"
 #include "sem_aarch64.h"
+#include "vmsa.h"
 
 /* ------------------------------------------------------------ registers */
 
@@ -127,7 +128,10 @@ static void load(SemCtx *c, const Instr *ins, uint64_t tags, bool reserve) {
     sem_write_reg(c, AA_RESADDR, a);
     sem_reserve(c, a, access_size(ins));
   }
-  SVal v = sem_load(c, a, access_size(ins), tags);
+  SVal pa = a; /* -variant kvm: the physical address (vmsa.c) */
+  if (!vmsa_access(c, &pa, false, &tags)) return;
+  SVal v = sem_load(c, pa, access_size(ins), tags);
+  sem_ctrl_reset(c);
   aarch64_write_back(c, m, a);
   wr_raw(c, &ins->ops[0], load_value(c, ins, v));
 }
@@ -139,7 +143,9 @@ static void store(SemCtx *c, const Instr *ins, uint64_t tags) {
   if (access_size(ins) < 4 && ins->ops[0].reg != AA_ZR)
     v = sem_mask(c, v, 8 * access_size(ins));
   aarch64_write_back(c, m, a);
+  if (!vmsa_access(c, &a, true, &tags)) return;
   sem_store(c, a, v, access_size(ins), tags);
+  sem_ctrl_reset(c);
 }
 
 /* STXR / STLXR Ws,Rt,[Xn] and STXP / STLXP Ws,Rt1,Rt2,[Xn]: alternative
@@ -214,13 +220,16 @@ static void rmw(SemCtx *c, const Instr *ins) {
   bool noret = st || rt->reg == AA_ZR;
   SVal a = rd_ord(c, m->reg);
   SVal v = rd_val(c, &o[0]);
-  SVal old = sem_load(c, a, access_size(ins), read_tags(c, ins, noret));
+  uint64_t pt = 0; /* -variant kvm: one translation, as a write (vmsa.c) */
+  if (!vmsa_access(c, &a, true, &pt)) return;
+  SVal old = sem_load(c, a, access_size(ins), read_tags(c, ins, noret) | pt);
   SVal nv = v;
   if (ins->op == AA_SWP)
     sem_order_dep(c, old); /* the write follows the read: herd's iico_order */
   else
     nv = aop_value(c, AA_FLAG_AOP(ins->flags), old, v);
-  sem_store(c, a, nv, access_size(ins), write_tags(c, ins));
+  sem_store(c, a, nv, access_size(ins), write_tags(c, ins) | pt);
+  sem_ctrl_reset(c);
   if (rt) wr_val(c, rt, old);
 }
 
@@ -692,6 +701,18 @@ static void barrier(SemCtx *c, const Instr *ins) {
 }
 
 static bool exec_memory(SemCtx *c, const Instr *ins) {
+  /* -variant kvm translates the plain loads and stores and the atomics
+   * SWP, LD<op>, ST<op> only (vmsa.c) */
+  if (sem_program(c)->kvm) switch ((AAOp)ins->op) {
+    case AA_LDR: case AA_LDRSW: case AA_LDRS: case AA_LDUR: case AA_LDAR: case AA_LDAPR:
+    case AA_STR: case AA_STLR: case AA_SWP: case AA_LDOP: case AA_STOP:
+      break;
+    case AA_LDXR: case AA_LDAXR: case AA_STXR: case AA_STLXR: case AA_STXP: case AA_LDP:
+    case AA_LDPSW: case AA_STP: case AA_LDXP: case AA_CAS: case AA_CASP:
+      sem_unsupported(c, "under -variant kvm");
+    default:
+      break;
+    }
   switch ((AAOp)ins->op) {
   case AA_LDR: case AA_LDRSW: case AA_LDRS: case AA_LDUR:
     load(c, ins, 0, false);

@@ -162,11 +162,21 @@ void outcome_free(Outcome *o) {
   o->order_set = o->order_slot = NULL;
 }
 
+static int val_rank(Val v) {
+  switch (v.kind) {
+  case VAL_VAR: return -1;
+  case VAL_INT: return 0;
+  case VAL_ADDR: return 1;
+  case VAL_PTE: return 3;
+  case VAL_TLB: return 4;
+  default: return 2;
+  }
+}
+
 int engine_val_cmp(const Program *p, Val a, Val b) {
   if (a.kind == VAL_FAULTS && b.kind == VAL_FAULTS) return faults_cmp(p, a, b);
   /* herd's unsolved variables sort first, by number */
-  int ka = a.kind == VAL_VAR ? -1 : a.kind == VAL_INT ? 0 : a.kind == VAL_ADDR ? 1 : 2;
-  int kb = b.kind == VAL_VAR ? -1 : b.kind == VAL_INT ? 0 : b.kind == VAL_ADDR ? 1 : 2;
+  int ka = val_rank(a), kb = val_rank(b);
   if (ka != kb) return ka - kb;
   if (ka == -1) return (a.num > b.num) - (a.num < b.num);
   if (ka == 0) return (a.num > b.num) - (a.num < b.num);
@@ -175,6 +185,16 @@ int engine_val_cmp(const Program *p, Val a, Val b) {
     if (c) return c;
     return (a.num > b.num) - (a.num < b.num);
   }
+  if (ka == 3) { /* page-table entries: oa, then af, db, dbm, valid, el0 */
+    int c = strcmp(intern_name(&p->syms, a.sym), intern_name(&p->syms, b.sym));
+    if (c) return c;
+    for (int f = 0; f < PTE_NFIELDS; f++) {
+      int x = (int)(a.num >> f) & 1, y = (int)(b.num >> f) & 1;
+      if (x != y) return x - y;
+    }
+    return 0;
+  }
+  if (ka == 4) return strcmp(intern_name(&p->syms, a.sym), intern_name(&p->syms, b.sym));
   if (a.sym != b.sym) return a.sym - b.sym;
   return strcmp(intern_name(&p->labels, (int)a.num), intern_name(&p->labels, (int)b.num));
 }

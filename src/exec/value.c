@@ -76,6 +76,18 @@ bool sym_apply(SymOp op, int width, Val a, Val b, Val c3, Val *out) {
   case S_NOT:
     *out = val_int(!truthy(a));
     return true;
+  case S_PTE_FIELD:
+    if (a.kind != VAL_PTE) return false;
+    *out = val_int((a.num >> width) & 1);
+    return true;
+  case S_PTE_OA:
+    if (a.kind != VAL_PTE) return false;
+    *out = val_addr(a.sym, 0);
+    return true;
+  case S_PTE_SET:
+    if (a.kind != VAL_PTE) return false;
+    *out = val_pte(a.sym, (unsigned)a.num | 1u << width);
+    return true;
   case S_SELECT:
     *out = truthy(a) ? b : c3;
     return true;
@@ -83,6 +95,14 @@ bool sym_apply(SymOp op, int width, Val a, Val b, Val c3, Val *out) {
   case S_SEXT:
     if (a.kind != VAL_INT) { /* an address keeps its identity */
       *out = a;
+      return true;
+    }
+    break;
+  case S_SHR:
+    /* herd: a virtual address shifted right by 12 is its TLB entry */
+    if (a.kind == VAL_ADDR && b.kind == VAL_INT && b.num == 12) {
+      Val t = {VAL_TLB, a.sym, 0};
+      *out = t;
       return true;
     }
     break;

@@ -21,7 +21,12 @@
  * read out of thin air, solve.c); it equals only itself. */
 /* VAL_FAULTS: the faults of a final state, num a set of the Program's
  * fault table (faults.c). */
-typedef enum ValKind { VAL_INT, VAL_ADDR, VAL_LABEL, VAL_VAR, VAL_FAULTS } ValKind;
+/* VMSA (-variant kvm, sem_vmsa.c): VAL_PTE, a page-table entry, its
+ * output address the symbol `sym` (PA(y), the physical page), its flags
+ * in `num` (bit PTE_AF... of litmus.h); VAL_TLB, the TLB entry of the
+ * virtual symbol `sym` (herd's TLB(x), an address shifted right by 12),
+ * what TLBI operates on. */
+typedef enum ValKind { VAL_INT, VAL_ADDR, VAL_LABEL, VAL_VAR, VAL_FAULTS, VAL_PTE, VAL_TLB } ValKind;
 
 /* No padding: states are hashed and compared as bytes. */
 typedef struct Val {
@@ -38,6 +43,10 @@ static inline Val val_int(int64_t n) {
 }
 static inline Val val_addr(int sym, int64_t off) {
   Val v = {VAL_ADDR, sym, off};
+  return v;
+}
+static inline Val val_pte(int oa_sym, unsigned bits) {
+  Val v = {VAL_PTE, oa_sym, (int64_t)bits};
   return v;
 }
 static inline bool val_eq(Val a, Val b) {
@@ -66,6 +75,9 @@ typedef enum SymOp {
   S_SELECT,  /* c ? a : b  (c = operand c) */
   S_CMP3,    /* PPC-style compare: a <  b -> 8 (LT), > -> 4 (GT), = -> 2 (EQ) */
   S_CMP3U,   /* same, unsigned */
+  /* VMSA: of a PTE value a, field `width` (PTE_AF...) as 0/1; its output
+   * address (a VAL_ADDR); a with field `width` set to 1. */
+  S_PTE_FIELD, S_PTE_OA, S_PTE_SET,
 } SymOp;
 
 typedef struct SymNode {

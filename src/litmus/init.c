@@ -250,6 +250,10 @@ static void parse_init_value(TokStream *ts, InitItem *it, bool atomic_init) {
   }
   it->val = parse_value(ts, true);
   pte_default_oa(ts->p, &it->val, &it->loc);
+  if (it->val.kind == LV_PTE && it->type.kind == TY_NONE) {
+    it->type.kind = TY_BASE;
+    it->type.base = "pteval_t";
+  }
 }
 
 /* T t[N] [= {...}] */

@@ -6,13 +6,12 @@
  *
  * All of them become symbols spelt "PTE(x)" and "PA(x)", herd's spelling
  * in outputs; the hash prints the legacy pte_x, phy_x (hash.md §3).  A PTE
- * value keeps the fields written as its hash text ("(oa:phy_x, db:1,
- * valid:0)": keys in byte order, values as written) and, in pte_bits, the
- * full entry with the defaults of the fields not written.
+ * value is the full entry (pte_bits: the defaults for the fields not
+ * written); its hash text lists every field, as herd hashes it, and the
+ * item's type is then pteval_t when none is written.
  */
 #include "parse_int.h"
 
-#include <stdlib.h>
 
 static const char *const field_names[PTE_NFIELDS] = {"af", "db", "dbm", "valid", "el0"};
 
@@ -98,12 +97,20 @@ static const char *parse_oa(TokStream *ts) {
   return s;
 }
 
-typedef struct Kv {
-  const char *k, *v;
-} Kv;
-
-static int cmp_kv(const void *a, const void *b) {
-  return strcmp(((const Kv *)a)->k, ((const Kv *)b)->k);
+/* herd's AArch64PteVal.pp_hash: every field but el0 always, the legacy
+ * spelling of oa (phy_x; phy_ when none was given). */
+static const char *pte_hash_text(Arena *a, const char *oa, unsigned bits) {
+  StrBuf b;
+  sb_init(&b);
+  sb_puts(&b, "(oa:");
+  if (oa) lit_print_sym_hash(oa, &b);
+  else sb_puts(&b, "phy_");
+  for (int f = 0; f < PTE_EL0; f++) sb_printf(&b, ", %s:%u", field_names[f], (bits >> f) & 1);
+  if (!((bits >> PTE_EL0) & 1)) sb_puts(&b, ", el0:0");
+  sb_putc(&b, ')');
+  const char *r = arena_strdup(a, sb_cstr(&b));
+  sb_free(&b);
+  return r;
 }
 
 /* ( prop, ... ): herd's pteval. */
@@ -114,8 +121,6 @@ LitVal parse_pte_value(TokStream *ts) {
   v.kind = LV_PTE;
   v.pos = tok_pos(ts, open);
   v.pte_bits = (uint8_t)lit_pte_default();
-  Kv kv[PTE_NFIELDS];
-  int nkv = 0;
   do {
     const Tok *k = expect(ts, T_NAME, "a page-table entry property");
     if (peekk(ts, 0) != T_COLON || strcmp(k->s, "attrs") == 0)
@@ -139,22 +144,9 @@ LitVal parse_pte_value(TokStream *ts) {
       fail(ts->p, n->off, "PTE field %s: only 0 and 1 are supported", k->s);
     v.pte_set |= (uint8_t)(1u << f);
     v.pte_bits = (uint8_t)((v.pte_bits & ~(1u << f)) | (unsigned)x << f);
-    kv[nkv++] = (Kv){k->s, n->s};
   } while (accept(ts, T_COMMA));
   expect(ts, T_RPAR, "',' or ')'");
-  qsort(kv, (size_t)nkv, sizeof *kv, cmp_kv);
-  StrBuf b;
-  sb_init(&b);
-  sb_putc(&b, '(');
-  if (v.pte_oa) {
-    sb_puts(&b, "oa:");
-    lit_print_sym_hash(v.pte_oa, &b);
-  }
-  /* herd's ParsedPteVal.pp_old: ", " before the fields even without oa */
-  for (int i = 0; i < nkv; i++) sb_printf(&b, ", %s:%s", kv[i].k, kv[i].v);
-  sb_putc(&b, ')');
-  v.text = arena_strdup(ts->p->a, sb_cstr(&b));
-  sb_free(&b);
+  v.text = pte_hash_text(ts->p->a, v.pte_oa, v.pte_bits);
   return v;
 }
 
@@ -166,7 +158,7 @@ void pte_default_oa(Parser *p, LitVal *v, const LitLoc *loc) {
     return;
   const char *base = lit_sym_base(p->a, loc->sym);
   v->pte_oa = lit_join(p->a, "PA(", base, ")", "");
-  v->text = lit_join(p->a, "(oa:phy_", base, v->text + 1, "");
+  v->text = pte_hash_text(p->a, v->pte_oa, v->pte_bits);
 }
 
 static bool loc_is_vmsa(const LitLoc *l) {

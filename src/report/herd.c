@@ -50,6 +50,12 @@ void herd_print_value(const Program *p, const DispLoc *d, Val v, bool hexa,
   case VAL_VAR:
     sb_printf(out, "S%lld", (long long)v.num);
     return;
+  case VAL_PTE:
+    lit_print_pte(intern_name(&p->syms, v.sym), (unsigned)v.num, out);
+    return;
+  case VAL_TLB:
+    sb_printf(out, "TLB(%s)", intern_name(&p->syms, v.sym));
+    return;
   }
 }
 

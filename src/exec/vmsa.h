@@ -1,0 +1,17 @@
+/*
+ * vmsa.h — -variant kvm translation for the semantics (vmsa.c).
+ */
+#ifndef CORRAL_VMSA_H
+#define CORRAL_VMSA_H
+
+#include "sem.h"
+
+/* Translate the address *a of an access of the current instruction under
+ * -variant kvm (nothing otherwise): a virtual address becomes the
+ * physical one, after the walk and its check, and the events created
+ * until sem_ctrl_reset are controlled by the check; a page-table entry
+ * address adds the PTE tag to *tags.  False when this path faults (it has
+ * ended: the caller returns at once). */
+bool vmsa_access(SemCtx *c, SVal *a, bool write, uint64_t *tags);
+
+#endif
