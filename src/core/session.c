@@ -348,9 +348,10 @@ static corral_status simulate(const corral_options *o, const Test *t,
     r->diag = format_err(&err);
     goto done;
   }
-  bool mixed = false, deps = false, kvm = false;
+  bool mixed = false, deps = false, kvm = false, ifetch = false;
   for (int i = 0; i < nv; i++) {
     if (!strcmp(vars[i], "deps")) deps = true;
+    if (!strcmp(vars[i], "ifetch") || !strcmp(vars[i], "self")) ifetch = true;
     if (!strcmp(vars[i], "kvm") || !strcmp(vars[i], "vmsa")) kvm = true;
   }
   for (int i = 0; i < nv; i++)
@@ -379,6 +380,12 @@ static corral_status simulate(const corral_options *o, const Test *t,
   if (kvm && t->arch != ARCH_AARCH64)
     err_raise(&err, ERRK_SEMANTIC, where, "-variant kvm is supported for AArch64 only");
   p = program_new_kvm(t, &err, o->unroll, kvm);
+  if (kvm && ifetch)
+    err_raise(&err, ERRK_SEMANTIC, where, "-variant kvm with -variant ifetch is not supported");
+  if (!kvm) program_code_locations(p, ifetch, &err);
+  if (mixed && p->ncode_locs)
+    err_raise(&err, ERRK_SEMANTIC, where,
+              "-variant mixed with code locations (labels as values) is not supported");
   if (mixed) program_set_mixed(p, &err, where);
   p->deps = deps;
   program_set_simd(p, vars, nv);

@@ -16,7 +16,7 @@ typedef enum Pd {
   /* sets */
   PD_M, PD_R, PD_W, PD_IW, PD_FW, PD_F, PD_B, PD_BCC, PD_PRED, PD_RREG,
   PD_WREG, PD_DATAPORT, PD_NDATA, PD_EXP, PD_NEXP, PD_AMO_SET, PD_CUTOFF,
-  PD_NOLOC, PD_EMPTY_SET,
+  PD_NOLOC, PD_EMPTY_SET, PD_INSTR, PD_CMODX,
   /* relations */
   PD_ID, PD_LOC, PD_INT, PD_EXT, PD_PO, PD_RF, PD_RMW, PD_AMO, PD_ADDR,
   PD_DATA, PD_CTRL, PD_DEPEND, PD_CONTROL, PD_SM, PD_IICO_DATA,
@@ -72,7 +72,7 @@ _Static_assert(PD_COUNT <= 64, "predefined kinds share 64 cache slots");
 static bool pd_is_fw(int pd) { return pd == PD_FW || pd == PD_PCO; }
 static bool pd_needs_values(int pd) {
   return pd == PD_LOC || pd == PD_RMW || pd == PD_AMO || pd == PD_NOLOC ||
-         pd == PD_INV_DOMAIN || pd == PD_SAME_LOB;
+         pd == PD_INV_DOMAIN || pd == PD_SAME_LOB || pd == PD_INSTR || pd == PD_CMODX;
 }
 
 /* ---------------------------------------------------------- the engine */
@@ -361,6 +361,26 @@ static bool arch_value(void *ctx, Sym s, int64_t *out) {
   return true;
 }
 
+/* -variant ifetch: accesses to code locations (herd's Instr), and those
+ * of them whose value is an instruction whose concurrent modification is
+ * restricted (Restricted-CMODX). */
+static Value *code_access_set(Engine *g, int stage, bool restricted) {
+  Dim d = model_dim(g);
+  Word *bits = arena_zalloc(run_arena(g->run, stage), sizeof(Word) * (size_t)d.w);
+  for (int i = 0; i < d.n; i++) {
+    Val l, v;
+    if (!(g->es->ev[i].flags & EV_MEM) || !ev_loc(g, i, &l) || !program_is_code_sym(g->p, l.sym))
+      continue;
+    if (restricted && (!eval_node(g, g->es->ev[i].val, &v) || !program_instr_restricted(g->p, v)))
+      continue;
+    bit_set(bits, i);
+  }
+  Value *v = arena_zalloc(run_arena(g->run, stage), sizeof(Value));
+  v->kind = V_SET;
+  v->u.bits = bits;
+  return v;
+}
+
 static Value *compute_pd(Engine *g, int pd, int stage) {
   const EventStructure *es = g->es;
   Dim d = model_dim(g);
@@ -384,6 +404,8 @@ static Value *compute_pd(Engine *g, int pd, int stage) {
   case PD_CUTOFF: return mk_set_pd(g, stage, s_cutoff);
   case PD_NOLOC: return mk_set_pd(g, stage, s_noloc);
   case PD_EMPTY_SET: return mk_set_pd(g, stage, s_none);
+  case PD_INSTR: return code_access_set(g, stage, false);
+  case PD_CMODX: return code_access_set(g, stage, true);
   case PD_ID: {
     Word *bits = new_rel(g, stage);
     for (int i = 0; i < d.n; i++) rel_set(d, bits, i, i);
@@ -562,6 +584,12 @@ void predef_setup(Engine *g, const Engine *like) {
   for (size_t i = 0; i < ARRAY_LEN(pd_names); i++) {
     int id = intern_find(in, pd_names[i].name);
     if (id >= 0) g->pd_of_name[id] = pd_names[i].pd;
+  }
+  if (g->p->ifetch) {
+    int id = intern_find(in, "Instr");
+    if (id >= 0) g->pd_of_name[id] = PD_INSTR;
+    id = intern_find(in, "Restricted-CMODX");
+    if (id >= 0) g->pd_of_name[id] = PD_CMODX;
   }
   /* Architecture sets: always-bound names, then tags seen on events. */
   const SemArch *sa = sem_arch(g->t->arch);

@@ -115,6 +115,8 @@ Val program_value(Program *p, const LitVal *v, Err *err) {
     r.num = intern(&p->labels, v->label);
     return r;
   }
+  case LV_INSTR:
+    return program_instr_value(p, v->instr, v->sym);
   case LV_PTE:
     if (!p->kvm) perr(err, v->pos, "a page-table entry value needs -variant kvm");
     if (!v->pte_oa) perr(err, v->pos, "a page-table entry value without oa is not supported");
@@ -448,6 +450,7 @@ Program *program_new_kvm(const Test *t, Err *err, int unroll, bool kvm) {
   arena_init(&p->arena);
   intern_init(&p->syms);
   intern_init(&p->labels);
+  intern_init(&p->instrs);
   p->test = t;
   p->ops = t->ops;
   p->word_bits = t->ops ? t->ops->word_bits : 32;
@@ -490,6 +493,9 @@ void program_free(Program *p) {
   vec_free(p->sym_type);
   intern_free(&p->syms);
   intern_free(&p->labels);
+  intern_free(&p->instrs);
+  vec_free(p->instr_code);
+  vec_free(p->fetch_cands);
   arena_free(&p->arena);
   free(p);
 }

@@ -108,6 +108,27 @@ typedef struct Program {
   int kvm_nsyms;
   int *pa_of, *pte_of;
   uint64_t pte_tag;
+  /* Instructions as values (ifetch.c): VAL_INSTR's num indexes instrs
+   * (canonical spellings, "NOP", "B .+8") and instr_code (the parsed
+   * instruction, branch targets as offsets). */
+  Interner instrs;
+  VEC(const Instr *) instr_code;
+  /* Code locations (ifetch.c): a label used as a value (init state, ADR)
+   * names a memory location holding the instruction it marks, a symbol
+   * of its own.  code_locs maps (thread, label id) to that symbol;
+   * code_sym[thread][entry] is the symbol of the instruction at code
+   * entry `entry` (-1 when none). */
+  struct CodeLoc {
+    int thread, label, sym;
+  } *code_locs;
+  int ncode_locs;
+  int **code_sym;
+  VEC(Val) fetch_cands;      /* -variant ifetch: the instructions a fetch
+                                may read (every instruction value of the
+                                initial state, code locations included) */
+  /* -variant ifetch (self): instructions at code locations are fetched
+   * from memory (an IFetch read) and the fetched one is run. */
+  bool ifetch;
 } Program;
 
 /* Build a Program from a test; raises through err on semantic errors
@@ -145,6 +166,24 @@ Val program_value(Program *p, const LitVal *v, Err *err);
 
 /* The -variant list's vector extensions (sem_aarch64_simd.c). */
 void program_set_simd(Program *p, const char *const *vars, int nv);
+/* Instructions as values and code locations (ifetch.c). */
+Val program_instr_value(Program *p, const Instr *ins, const char *text);
+const Instr *program_instr(const Program *p, Val v);
+const char *program_instr_text(const Program *p, Val v);
+/* herd's order of two instruction values (<0, 0, >0). */
+int program_instr_cmp(const Program *p, Val a, Val b);
+/* Create the code locations (labels used as values) and their initial
+ * instructions; with ifetch, herd's -variant ifetch normalisation (one
+ * location per instruction, named by its least label).  Raises through
+ * err. */
+void program_code_locations(Program *p, bool ifetch, Err *err);
+/* Whether symbol s is a code location. */
+bool program_is_code_sym(const Program *p, int s);
+/* Whether v is an instruction herd's Restricted-CMODX holds of (all but
+ * B, BL, B.cond-free branches CBZ/CBNZ/TBZ/TBNZ, ISB, NOP and SVC). */
+bool program_instr_restricted(const Program *p, Val v);
+/* The symbol of the code location a label value designates, -1 if none. */
+int program_label_symbol(const Program *p, Val label);
 
 /* -variant mixed (mixed.c): split the symbols into byte symbols; raises
  * through err, at `where`, for what byte accesses cannot represent. */

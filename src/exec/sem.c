@@ -230,6 +230,16 @@ SVal sem_sext(SemCtx *c, SVal a, int bits) {
   return mk_op(c, S_SEXT, bits, a, NONE_SVAL, NONE_SVAL);
 }
 
+SVal sem_to_int(SemCtx *c, SVal a, SVal b) {
+  Val k;
+  if (sem_is_const(c, a, &k) && k.kind == VAL_INT) return a;
+  c->no_hvar = true;
+  SVal r = mk_op(c, S_TOINT, c->prog->word_bits, a, b, NONE_SVAL);
+  c->no_hvar = false;
+  r.hv = a.hv;
+  return r;
+}
+
 SVal sem_load_extend(SemCtx *c, SVal a, int bits, bool is_signed) {
   c->no_hvar = true;
   SVal r = mk_op(c, is_signed ? S_SEXT : S_MASK, bits, a, NONE_SVAL, NONE_SVAL);
@@ -374,6 +384,12 @@ static SVal mixed_load(SemCtx *c, SVal addr, int size, uint64_t tags) {
  * program_cell), so that locations known now compare by symbol. */
 static SVal cell_addr(SemCtx *c, SVal addr) {
   Val a, cell;
+  int s;
+  if (sem_is_const(c, addr, &a) && (s = program_label_symbol(c->prog, a)) >= 0) {
+    /* a code location (ifetch.c) */
+    SVal r = {const_node(c, val_addr(s, 0)), addr.deps, addr.unk, addr.hv};
+    return r;
+  }
   if (sem_is_const(c, addr, &a) && program_cell(c->prog, a, &cell)) {
     SVal r = {const_node(c, cell), addr.deps, addr.unk, addr.hv};
     return r;
@@ -418,10 +434,15 @@ void sem_data_port(SemCtx *c, SVal v) { mark_data_ports(c, v.deps); }
 
 SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
   if (c->prog->mixed) return mixed_store(c, addr, data, size, tags);
-  Val k;
-  if (sem_is_const(c, addr, &k) && k.kind == VAL_LABEL)
-    sem_error(c, "a store to code (label %s) is not supported yet",
-              intern_name(&c->prog->labels, (int)k.num));
+  Val a;
+  if (sem_is_const(c, addr, &a) && a.kind == VAL_LABEL) {
+    const char *name = intern_name(&c->prog->labels, (int)a.num);
+    if (!c->prog->ifetch)
+      sem_error(c, "Store to P%d:%s requires instruction fetch functionality. Please use "
+                "`-variant self` as an argument to herd7 to enable it.", (int)a.sym, name);
+    if (program_label_symbol(c->prog, a) < 0)
+      sem_error(c, "Final label %s cannot be overwritten", name);
+  }
   addr = cell_addr(c, addr);
   Event e = blank_event(EV_W);
   e.loc = addr.s;
@@ -896,8 +917,63 @@ static void exception_return(SemCtx *c, Arena *scratch) {
   goto_label(c, c->code->nentries, c->target, true, scratch);
 }
 
+/* The commit of a fetch controls the first events of the instruction it
+ * selects (herd's bind_control_set_data_input_first: the minimal ones). */
+static void ctrl_to_minimals(SemCtx *c, int commit) {
+  int from = commit + 1, to = c->ev.len;
+  for (int e = from; e < to; e++) {
+    bool minimal = true;
+    const EdgeVec *vs[3] = {&c->iico_data, &c->iico_ctrl, &c->iico_order};
+    for (int k = 0; k < 3 && minimal; k++)
+      for (int i = 0; i < vs[k]->len && minimal; i++)
+        if (vs[k]->data[i].b == e && vs[k]->data[i].a >= from) minimal = false;
+    if (minimal) {
+      Edge ed = {commit, e};
+      vec_push(c->iico_ctrl, ed);
+    }
+  }
+}
+
+/* -variant ifetch: the instruction at code location `sym` is read from
+ * memory (an implicit IFetch read of 4 bytes) and alternative `alt` runs
+ * candidate alt of Program.fetch_cands, assumed to be the value read,
+ * after a commit that depends on the read (herd's check_self); the last
+ * alternative, a value no candidate equals, is herd's UndefinedInstruction
+ * fault.  Returns the instruction to run (NULL: none), and in *commit the
+ * commit event. */
+static const Instr *fetch_instruction(SemCtx *c, const Instr *orig, int sym, int alt,
+                                      int *commit) {
+  const Program *p = c->prog;
+  int n = p->fetch_cands.len;
+  sem_choose(c, n + 1);
+  SVal v = read_event(c, const_node(c, val_addr(sym, 0)), 0, 4, 0);
+  c->ev.data[c->ev.len - 1].flags |= EV_NEXP;
+  SVal cond;
+  if (alt < n) {
+    cond = sem_op(c, S_EQ, v, sem_val(c, p->fetch_cands.data[alt]));
+  } else {
+    cond = sem_int(c, 1);
+    for (int k = 0; k < n; k++)
+      cond = sem_op(c, S_AND, cond, sem_op(c, S_NE, v, sem_val(c, p->fetch_cands.data[k])));
+  }
+  sem_assume(c, cond);
+  SVal cm = sem_commit(c, cond, EV_PRED, 0);
+  *commit = c->ev.len - 1;
+  (void)cm;
+  if (alt == n) {
+    if (!c->arch->fetch_fault)
+      sem_error(c, "-variant ifetch is not supported for this architecture");
+    c->arch->fetch_fault(c);
+    ctrl_to_minimals(c, *commit);
+    return NULL;
+  }
+  Val k = p->fetch_cands.data[alt];
+  return val_eq(k, p->sym_init.data[sym]) ? orig : program_instr(p, k);
+}
+
 static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
   const Instr *ins = c->code->entries[pc].ins;
+  int fsym = c->prog->ifetch ? c->prog->code_sym[c->thread][pc] : -1;
   Mark m;
   ArenaMark am = arena_mark(scratch);
   mark_save(c, &m, scratch);
@@ -912,7 +988,17 @@ static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
     c->alt = alt;
     c->nalts = 1;
     c->flow = FLOW_NEXT;
-    c->arch->exec(c, ins);
+    if (fsym >= 0) {
+      int commit;
+      const Instr *run = fetch_instruction(c, ins, fsym, alt, &commit);
+      if (run) {
+        c->ins = run;
+        c->arch->exec(c, run);
+        ctrl_to_minimals(c, commit);
+      }
+    } else {
+      c->arch->exec(c, ins);
+    }
     if (alt == 0) nalts = c->nalts;
     c->ninsts++;
     if (c->ninsts > MAX_PATH_INSTS)

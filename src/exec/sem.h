@@ -53,6 +53,9 @@ SVal sem_sext(SemCtx *c, SVal a, int bits);   /* sign-extend from bits */
  * computes nothing (PPC lwz): no herd variable, and a value copied
  * through it is still a copy for the solver (solve.c). */
 SVal sem_load_extend(SemCtx *c, SVal a, int bits, bool is_signed);
+/* herd's ToInteger: a when it is an integer, else b (the carry and
+ * overflow of a comparison of instructions use the difference and 0). */
+SVal sem_to_int(SemCtx *c, SVal a, SVal b);
 /* herd makes a variable here that corral's semantics does without (X86_64
  * reads a register's old value before it writes the register): counted,
  * so that unsolved values print with herd's numbers S<n>. */
@@ -226,6 +229,9 @@ typedef struct SemArch {
   /* The built-in cat prelude (src/cat/prelude.c) run before stdlib.cat
    * for this architecture's tests, or NULL. */
   const char *cat_prelude;
+  /* -variant ifetch: the fault of a fetch that read no instruction
+   * (AArch64: UndefinedInstruction), or NULL: refused. */
+  void (*fetch_fault)(SemCtx *c);
 } SemArch;
 
 const SemArch *sem_arch(Arch a);

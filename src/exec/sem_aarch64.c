@@ -384,6 +384,10 @@ static SVal nzcv(SemCtx *c, AAOp op, int bits, SVal res, SVal x, SVal y) {
   SVal nz = sem_op(c, S_OR, sem_op(c, S_SHL, bit(c, res, top), k_(c, 3)),
                    sem_op(c, S_SHL, sem_op(c, S_EQ, res, k_(c, 0)), k_(c, 2)));
   if (op != AA_ADDS && op != AA_SUBS) return nz;
+  /* herd: operands that are not integers (instructions) count as the
+   * result and as 0 */
+  x = sem_to_int(c, x, res);
+  y = sem_to_int(c, y, k_(c, 0));
   SVal carry, ovf;
   if (op == AA_ADDS) {
     carry = sem_op(c, S_OR, sem_op(c, S_AND, x, y),
@@ -790,4 +794,5 @@ static const char *const aarch64_sets[] = {
     NULL,
 };
 
-const SemArch sem_aarch64 = {.arch = ARCH_AARCH64, .exec = exec_aarch64, .set_names = aarch64_sets};
+const SemArch sem_aarch64 = {.arch = ARCH_AARCH64, .exec = exec_aarch64, .set_names = aarch64_sets,
+                             .fetch_fault = aarch64_fetch_fault};

@@ -21,5 +21,7 @@ void aarch64_simd_exec(SemCtx *c, const Instr *ins);
 /* UDF, SVC, ERET, MRS / MSR of ELR_EL1 and TFSR_ELx
  * (sem_aarch64_faults.c). */
 bool aarch64_exec_exception(SemCtx *c, const Instr *ins);
+/* -variant ifetch: a fetch read no instruction (herd's check_self). */
+void aarch64_fetch_fault(SemCtx *c);
 
 #endif

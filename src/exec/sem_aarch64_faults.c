@@ -12,12 +12,21 @@
 /* A synchronous exception of the current instruction (no address):
  * herd writes ELR_EL1 with `elr` and binds it to the instruction's label
  * for what runs next. */
-static void exception(SemCtx *c, FaultType type, SVal elr) {
-  SemFault f = {type, false, true, {SYM_NONE, 0, false, 0}, FM_NONE};
+static void exception_msg(SemCtx *c, FaultType type, FaultMsg msg, SVal elr) {
+  SemFault f = {type, false, true, {SYM_NONE, 0, false, 0}, msg};
   sem_fault_event(c, &f);
   sem_write_reg(c, AA_ELR, elr);
   sem_set_reg_value(c, AA_ELR, sem_instr_label(c));
   sem_raise(c);
+}
+
+static void exception(SemCtx *c, FaultType type, SVal elr) {
+  exception_msg(c, type, FM_NONE, elr);
+}
+
+/* herd faults "Invalid" with ELR_EL1 the fetch's own label. */
+void aarch64_fetch_fault(SemCtx *c) {
+  exception_msg(c, FT_UNDEF, FM_INVALID, sem_instr_label(c));
 }
 
 static void eret(SemCtx *c) {

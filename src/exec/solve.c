@@ -74,7 +74,13 @@ bool eval_node(Engine *g, Sym s, Val *out) {
 
 /* Location of a memory event as a symbol id (-1 if not a location). */
 bool ev_loc(Engine *g, int e, Val *out) {
-  if (!eval_node(g, g->es->ev[e].loc, out) || out->kind != VAL_ADDR) return false;
+  if (!eval_node(g, g->es->ev[e].loc, out)) return false;
+  if (out->kind == VAL_LABEL) { /* a code location (ifetch.c) */
+    int s = program_label_symbol(g->p, *out);
+    if (s < 0) return false;
+    *out = val_addr(s, 0);
+  }
+  if (out->kind != VAL_ADDR) return false;
   program_cell(g->p, *out, out); /* a computed address inside an array */
   return true;
 }

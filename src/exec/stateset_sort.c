@@ -169,6 +169,7 @@ static int val_rank(Val v) {
   case VAL_ADDR: return 1;
   case VAL_PTE: return 3;
   case VAL_TLB: return 4;
+  case VAL_INSTR: return 5;
   default: return 2;
   }
 }
@@ -178,6 +179,7 @@ int engine_val_cmp(const Program *p, Val a, Val b) {
   /* herd's unsolved variables sort first, by number */
   int ka = val_rank(a), kb = val_rank(b);
   if (ka != kb) return ka - kb;
+  if (ka == 5) return program_instr_cmp(p, a, b);
   if (ka == -1) return (a.num > b.num) - (a.num < b.num);
   if (ka == 0) return (a.num > b.num) - (a.num < b.num);
   if (ka == 1) {

@@ -66,7 +66,20 @@ bool sym_apply(SymOp op, int width, Val a, Val b, Val c3, Val *out) {
       *out = val_int(a.num - b.num);
       return true;
     }
+    if (a.kind == VAL_INSTR && b.kind == VAL_INSTR) {
+      /* herd compares two instructions (the flags of CMP): -1, 0 or 1 in
+       * its order, by constructor rank (ifetch.c), then by id */
+      int c = a.sym != b.sym ? (a.sym > b.sym) - (a.sym < b.sym)
+                             : (a.num > b.num) - (a.num < b.num);
+      *out = val_int(c);
+      return true;
+    }
     return false;
+  case S_TOINT:
+    if (a.kind == VAL_INT) *out = a;
+    else if (b.kind == VAL_INT) *out = b;
+    else return false;
+    return true;
   case S_EQ:
     *out = val_int(val_eq(a, b));
     return true;

@@ -20,13 +20,16 @@
 /* VAL_VAR: a value herd7 leaves unsolved, its variable S<num> (a value
  * read out of thin air, solve.c); it equals only itself. */
 /* VAL_FAULTS: the faults of a final state, num a set of the Program's
- * fault table (faults.c). */
+ * fault table (faults.c).  VAL_INSTR: an instruction (AArch64
+ * self-modifying code), num its id in Program.instrs, sym its rank in
+ * herd's order (ifetch.c). */
 /* VMSA (-variant kvm, sem_vmsa.c): VAL_PTE, a page-table entry, its
  * output address the symbol `sym` (PA(y), the physical page), its flags
  * in `num` (bit PTE_AF... of litmus.h); VAL_TLB, the TLB entry of the
  * virtual symbol `sym` (herd's TLB(x), an address shifted right by 12),
  * what TLBI operates on. */
-typedef enum ValKind { VAL_INT, VAL_ADDR, VAL_LABEL, VAL_VAR, VAL_FAULTS, VAL_PTE, VAL_TLB } ValKind;
+typedef enum ValKind { VAL_INT, VAL_ADDR, VAL_LABEL, VAL_VAR, VAL_FAULTS, VAL_PTE, VAL_TLB,
+               VAL_INSTR } ValKind;
 
 /* No padding: states are hashed and compared as bytes. */
 typedef struct Val {
@@ -78,6 +81,8 @@ typedef enum SymOp {
   /* VMSA: of a PTE value a, field `width` (PTE_AF...) as 0/1; its output
    * address (a VAL_ADDR); a with field `width` set to 1. */
   S_PTE_FIELD, S_PTE_OA, S_PTE_SET,
+  S_TOINT,   /* herd's ToInteger: a if an integer, else b if one (flags of
+                a comparison of instructions) */
 } SymOp;
 
 typedef struct SymNode {

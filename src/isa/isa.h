@@ -47,6 +47,10 @@ enum {
    * through memory always leaves an equation: no out-of-thin-air
    * candidate survives (values-and-loops.md §1.3) */
   ISA_LOAD_MASKS = 1u << 7,
+  /* instructions are values (NOP, instr:"B .+8"), code labels memory
+   * locations holding them, and -variant ifetch runs self-modifying code
+   * (exec/ifetch.c) */
+  ISA_INSTR_VALUES = 1u << 8,
 };
 
 typedef enum Arch {

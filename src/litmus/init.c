@@ -167,6 +167,33 @@ static LitVal addr_val(TokStream *ts) {
   return v;
 }
 
+/* NOP or instr:"TEXT": an instruction as a value (herd's self-modifying
+ * code tests), parsed by the architecture's parser and kept with its
+ * canonical spelling, which is what herd prints and hashes. */
+static LitVal instr_val(TokStream *ts, const Tok *t) {
+  const ArchOps *ops = ts->p->t->ops;
+  if (!ops || !isa_has(ops->arch, ISA_INSTR_VALUES))
+    fail(ts->p, t->off, "instruction values are not supported for %s",
+         ops ? ops->name : "this language");
+  LitVal v;
+  memset(&v, 0, sizeof v);
+  v.kind = LV_INSTR;
+  v.pos = tok_pos(ts, t);
+  Instr *ins = ops->parse_instr(ts->p->a, ts->p->err, t->kind == T_NOP ? "NOP" : t->s, v.pos);
+  for (int i = 0; i < ins->nops; i++)
+    if (ins->ops[i].kind == OPK_LABEL && ins->ops[i].sym)
+      fail(ts->p, t->off, "an instruction value names its branch target by an offset "
+           "(.+k), not by label %s", ins->ops[i].sym);
+  StrBuf b;
+  sb_init(&b);
+  ops->print_instr(ins, &b, NULL, NULL);
+  v.sym = arena_strdup(ts->p->a, sb_cstr(&b));
+  sb_free(&b);
+  v.text = t->kind == T_NOP ? "NOP" : arena_printf(ts->p->a, "instr:\"%s\"", t->s);
+  v.instr = ins;
+  return v;
+}
+
 /* A scalar value (herd's maybev; with labels, maybev_label: P1:L0). */
 LitVal parse_value(TokStream *ts, bool labels) {
   const Tok *t = peek(ts, 0);
@@ -192,8 +219,7 @@ LitVal parse_value(TokStream *ts, bool labels) {
     v.text = arena_printf(ts->p->a, ":%s", v.sym);
     return v;
   }
-  case T_NOP: case T_INSTR:
-    fail(ts->p, t->off, "instruction values are not supported");
+  case T_NOP: case T_INSTR: next(ts); return instr_val(ts, t);
   case T_AMPER: case T_NAME: return addr_val(ts);
   case T_LPAR: return parse_pte_value(ts);
   default: unexpected(ts, "a value");
@@ -369,6 +395,10 @@ void parse_init(Parser *p, size_t start, size_t end) {
            MAX_INIT);
     InitItem it;
     parse_init_item(&ts, &it);
+    if (it.val.kind == LV_INSTR) { /* herd types every instruction ins_t */
+      it.type.kind = TY_BASE;
+      it.type.base = "ins_t";
+    }
     check_duplicate(&ts, &it);
     APUSH(p->a, p->t->init, p->t->ninit, cap, it);
     if (peekk(&ts, 0) != T_EOF && !accept(&ts, T_SEMI))

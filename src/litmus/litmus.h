@@ -25,7 +25,10 @@ typedef enum LitValKind {
   LV_ARRAY,   /* {1,2,3} */
   LV_TAG,     /* :green */
   LV_PTE,     /* (oa:PA(x), af:1, ...): a page-table entry (VMSA, pte.c) */
+  LV_INSTR,   /* NOP, instr:"B .+12" (AArch64 instructions as values) */
 } LitValKind;
+
+struct Instr;
 
 /* The flags of a page-table entry, in herd's printing order; bit f of
  * LitVal.pte_set says field f was written, bit f of pte_bits its value. */
@@ -41,6 +44,9 @@ typedef struct LitVal {
   int64_t index;
   int thread;           /* LV_LABEL */
   const char *label;    /* LV_LABEL */
+  const struct Instr *instr; /* LV_INSTR: the parsed instruction, its
+                           canonical spelling ("NOP", "B .+12") in sym;
+                           text is the hash's (NOP, instr:"as written") */
   struct LitVal *elems; /* LV_ARRAY */
   int nelems;
   const char *pte_oa;   /* LV_PTE: "PA(x)" or "PTE(x)", NULL if none given */

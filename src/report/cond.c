@@ -120,6 +120,10 @@ void print_lit_value(const Test *t, const LitLoc *l, const LitVal *v,
     }
     break;
   case LV_LABEL: sb_printf(out, "label:\"P%d:%s\"", v->thread, v->label); break;
+  case LV_INSTR:
+    if (strcmp(v->sym, "NOP") == 0) sb_puts(out, v->sym);
+    else sb_printf(out, "instr:\"%s\"", v->sym);
+    break;
   case LV_TAG:
     sb_putc(out, ':');
     sb_puts(out, v->sym);

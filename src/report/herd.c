@@ -56,6 +56,12 @@ void herd_print_value(const Program *p, const DispLoc *d, Val v, bool hexa,
   case VAL_TLB:
     sb_printf(out, "TLB(%s)", intern_name(&p->syms, v.sym));
     return;
+  case VAL_INSTR: {
+    const char *text = program_instr_text(p, v);
+    if (strcmp(text, "NOP") == 0) sb_puts(out, text);
+    else sb_printf(out, "instr:\"%s\"", text);
+    return;
+  }
   }
 }
 
