@@ -212,7 +212,38 @@ static int test_variants(const corral_options *o, const Test *t, const char **v,
       v[n++] = tok;
     }
   }
+  /* CacheType=DIC IDC (herd's lib/cacheType.mll): the variants "dic"
+   * and "idc" of the model, DIC implying IDC; other words were refused
+   * by test_cache_type */
+  const char *ct = test_meta(t, "CacheType");
+  if (ct) {
+    bool dic = false, idc = false;
+    char *s = arena_strdup(a, ct), *save = NULL;
+    for (char *tok = strtok_r(s, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save)) {
+      if (!strcasecmp(tok, "dic")) dic = true;
+      if (!strcasecmp(tok, "idc")) idc = true;
+    }
+    if (dic && n < cap) v[n++] = "dic";
+    if ((dic || idc) && n < cap) v[n++] = "idc";
+  }
   return n;
+}
+
+/* herd refuses a CacheType= word other than DIC and IDC. */
+static void check_cache_type(const Test *t, Err *err, SrcPos where) {
+  const char *ct = test_meta(t, "CacheType");
+  if (!ct) return;
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", ct);
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save)) {
+    bool letters = true;
+    for (char *q = tok; *q; q++) letters &= isalpha((unsigned char)*q) != 0;
+    if (!letters)
+      err_raise(err, ERRK_SEMANTIC, where, "Incorrect cache-type feature specification '%s'", ct);
+    if (strcasecmp(tok, "dic") && strcasecmp(tok, "idc"))
+      err_raise(err, ERRK_SEMANTIC, where, "'%s' is not a cache-type key, keys are DIC, IDC", tok);
+  }
 }
 
 /* The picture options into d (dot_opts_free it). */
@@ -348,6 +379,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
     r->diag = format_err(&err);
     goto done;
   }
+  check_cache_type(t, &err, where);
   bool mixed = false, deps = false, kvm = false, ifetch = false;
   for (int i = 0; i < nv; i++) {
     if (!strcmp(vars[i], "deps")) deps = true;

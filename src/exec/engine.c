@@ -272,7 +272,8 @@ static void compute_candidates(Engine *g, Shared *sh, Arena *a) {
   for (int i = 0; i < es->nreads; i++) sh->read_index[es->reads[i]] = i;
   sh->static_locs = true;
   for (int e = 0; e < es->nrel; e++)
-    if ((es->ev[e].flags & EV_MEM) && es->nodes[es->ev[e].loc].op != S_CONST)
+    if ((es->ev[e].flags & (EV_MEM | EV_LOCK)) && es->ev[e].loc != SYM_NONE &&
+        es->nodes[es->ev[e].loc].op != S_CONST)
       sh->static_locs = false;
 }
 

@@ -106,6 +106,26 @@ int program_instr_cmp(const Program *p, Val a, Val b) {
 
 /* ------------------------------------------------------ code locations */
 
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void program_intern_labels(Program *p) {
+  const Test *t = p->test;
+  if (t->c) return;
+  int n = 0;
+  for (int th = 0; th < t->nthreads; th++)
+    for (int e = 0; e < t->threads[th].nentries; e++) n += t->threads[th].entries[e].label != NULL;
+  const char **v = xmalloc(sizeof *v * (size_t)(n + 1));
+  n = 0;
+  for (int th = 0; th < t->nthreads; th++)
+    for (int e = 0; e < t->threads[th].nentries; e++)
+      if (t->threads[th].entries[e].label) v[n++] = t->threads[th].entries[e].label;
+  qsort(v, (size_t)n, sizeof *v, cmp_str);
+  for (int i = 0; i < n; i++) intern(&p->labels, v[i]);
+  free(v);
+}
+
 /* The index of the first instruction at or after entry e of thread t
  * (nentries if none), and its address in instructions from the start. */
 static int instr_at(const Thread *th, int e) {

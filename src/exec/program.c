@@ -478,6 +478,7 @@ Program *program_new_kvm(const Test *t, Err *err, int unroll, bool kvm) {
       p->reg_type[th][r] = (LocType){32, true, false};
     }
   }
+  program_intern_labels(p);
   program_init_state(p, err);
   if (kvm) vmsa_program_setup(p, err);
   if (t->c) c_init_params(p);

@@ -177,6 +177,9 @@ int program_instr_cmp(const Program *p, Val a, Val b);
  * location per instruction, named by its least label).  Raises through
  * err. */
 void program_code_locations(Program *p, bool ifetch, Err *err);
+/* Intern the code labels in name order, so that label values compare
+ * as herd's do (by thread, then name). */
+void program_intern_labels(Program *p);
 /* Whether symbol s is a code location. */
 bool program_is_code_sym(const Program *p, int s);
 /* Whether v is an instruction herd's Restricted-CMODX holds of (all but

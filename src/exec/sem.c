@@ -502,6 +502,10 @@ void sem_nop(SemCtx *c) {
   add_event(c, blank_event(EV_NOP), 0);
 }
 
+SVal sem_located_event(SemCtx *c, SVal addr, uint64_t tags) {
+  return sem_lock_event(c, cell_addr(c, addr), tags);
+}
+
 SVal sem_lock_event(SemCtx *c, SVal addr, uint64_t tags) {
   Event e = blank_event(EV_LOCK);
   e.tags = tags;

@@ -99,6 +99,9 @@ void sem_rmw_set_write(SemCtx *c, int ev, SVal data);
 /* A lock-like event (C spinlocks, SRCU): it has a location but is not a
  * memory access (not in M).  Returns an SVal carrying it. */
 SVal sem_lock_event(SemCtx *c, SVal addr, uint64_t tags);
+/* An event of the same kind at a location of the test (a code location
+ * or an array cell as a memory access has them): AArch64 DC / IC. */
+SVal sem_located_event(SemCtx *c, SVal addr, uint64_t tags);
 
 /* Fences and commits. */
 void sem_fence(SemCtx *c, uint64_t tags);

@@ -704,6 +704,25 @@ static void barrier(SemCtx *c, const Instr *ins) {
   sem_fence(c, sem_tag(c, names[ins->ops[0].imm]));
 }
 
+/* herd's cache maintenance sets, DC.CVAU..., in aarch64_dc_ops' and
+ * aarch64_ic_ops' order. */
+static const char *const dc_sets[AA_NDC_OPS] = {
+    "DC.IVAC", "DC.CVAC", "DC.CIVAC", "DC.ZVAC", "DC.ISWC", "DC.CSWC", "DC.CISWC", "DC.ZSWC",
+    "DC.CVAU", "DC.CIVAU", "DC.ZVAU", "DC.ISWU", "DC.CSWU", "DC.CISWU", "DC.ZSWU", "DC.IVAU"};
+static const char *const ic_sets[AA_NIC_OPS] = {"IC.IALLUIS", "IC.IVAUIS", "IC.IALLU", "IC.IVAU"};
+
+/* DC op,Xt and IC op,Xt by address: the read of Xt, then one event at
+ * that location (herd's CMO action), in the operation's set. */
+static void cache_maintenance(SemCtx *c, const Instr *ins) {
+  const Operand *o = ins->ops;
+  if (aarch64_cmo_no_address(ins))
+    sem_unsupported(c, "cache maintenance of no address (by set/way, all) is not supported yet");
+  if (sem_program(c)->kvm || sem_program(c)->mixed)
+    sem_unsupported(c, "cache maintenance under -variant kvm or mixed is not supported yet");
+  uint64_t tag = sem_tag(c, (ins->op == AA_DC ? dc_sets : ic_sets)[o[0].imm]);
+  sem_located_event(c, rd_ord(c, o[1].reg), tag);
+}
+
 static bool exec_memory(SemCtx *c, const Instr *ins) {
   /* -variant kvm translates the plain loads and stores and the atomics
    * SWP, LD<op>, ST<op> only (vmsa.c) */
@@ -776,6 +795,7 @@ static void exec_aarch64(SemCtx *c, const Instr *ins) {
     return;
   case AA_DMB: case AA_DSB: barrier(c, ins); return;
   case AA_ISB: sem_fence(c, sem_tag(c, "ISB")); return;
+  case AA_DC: case AA_IC: cache_maintenance(c, ins); return;
   default: break;
   }
   sem_unsupported(c, NULL);
@@ -791,6 +811,8 @@ static const char *const aarch64_sets[] = {
     /* faults (sem_fault_event, sem_aarch64_faults.c) */
     "FAULT", "FAULT-RD", "FAULT-WR", "EXC-ENTRY", "EXC-RET", "MMU", "Translation",
     "AccessFlag", "Permission", "TagCheck", "UndefinedInstruction", "SupervisorCall",
+    /* cache maintenance */
+    "DC.CVAU", "IC.IVAU", "IC.IALLU", "IC.IALLUIS",
     NULL,
 };
 

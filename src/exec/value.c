@@ -74,6 +74,14 @@ bool sym_apply(SymOp op, int width, Val a, Val b, Val c3, Val *out) {
       *out = val_int(c);
       return true;
     }
+    if (a.kind == VAL_LABEL && b.kind == VAL_LABEL) {
+      /* herd compares labels by thread, then name: label ids are
+       * given in name order (program_intern_labels) */
+      int c = a.sym != b.sym ? (a.sym > b.sym) - (a.sym < b.sym)
+                             : (a.num > b.num) - (a.num < b.num);
+      *out = val_int(c);
+      return true;
+    }
     return false;
   case S_TOINT:
     if (a.kind == VAL_INT) *out = a;

@@ -89,7 +89,7 @@ typedef enum Form {
   F_MVN, F_SXTW, F_BFM, F_MOPL, F_MOPLZ, F_MOP, F_MOPZ, F_RR, F_REV, F_EXTR,
   F_CSEL, F_CSET, F_CINC, F_ADR, F_LABEL, F_BCC, F_CB, F_TB, F_XREG, F_RET,
   F_IMM, F_MRS, F_MSR, F_LDST, F_LDUR, F_PAIR, F_BRACKET, F_STX, F_LDXP,
-  F_STXP, F_RRM, F_RM, F_CASP, F_BARRIER,
+  F_STXP, F_RRM, F_RM, F_CASP, F_BARRIER, F_CMO,
 } Form;
 
 /* Register views a form accepts for its data register. */
@@ -182,6 +182,8 @@ static const struct Mnemo {
     {"DMB", AA_DMB, F_BARRIER, -1, 0, V_ANY},
     {"DSB", AA_DSB, F_BARRIER, -1, 0, V_ANY},
     {"ISB", AA_ISB, F_NONE, -1, 0, V_ANY},
+    {"DC", AA_DC, F_CMO, -1, 0, V_ANY},
+    {"IC", AA_IC, F_CMO, -1, 0, V_ANY},
     {"LDR", AA_LDR, F_LDST, -1, 0, V_ANY},
     {"LDRB", AA_LDR, F_LDST, 0, 0, V_WONLY},
     {"LDRH", AA_LDR, F_LDST, 1, 0, V_WONLY},
@@ -483,6 +485,36 @@ static void parse_barrier(AsmScan *s, Instr *ins) {
   asm_next(s);
 }
 
+/* herd's cache maintenance operations (DC and IC, lib/AArch64Base.ml). */
+const char *const aarch64_dc_ops[AA_NDC_OPS] = {
+    "IVAC", "CVAC", "CIVAC", "ZVAC", "ISWC", "CSWC", "CISWC", "ZSWC",
+    "CVAU", "CIVAU", "ZVAU", "ISWU", "CSWU", "CISWU", "ZSWU", "IVAU"};
+const char *const aarch64_ic_ops[AA_NIC_OPS] = {"IALLUIS", "IVAUIS", "IALLU", "IVAU"};
+
+bool aarch64_cmo_no_address(const Instr *ins) {
+  const char *name = ins->op == AA_DC ? aarch64_dc_ops[ins->ops[0].imm]
+                                      : aarch64_ic_ops[ins->ops[0].imm];
+  return strstr(name, "SW") || strstr(name, "ALL");
+}
+
+/* DC op,Xt; IC op[,Xt] (herd's parser: IC without a register reads ZR). */
+static void parse_cmo(AsmScan *s, Instr *ins) {
+  bool dc = ins->op == AA_DC;
+  Operand *o = asm_add_op(s, ins, OPK_IMM);
+  int i = dc ? tok_lookup(s, aarch64_dc_ops, AA_NDC_OPS) : tok_lookup(s, aarch64_ic_ops, AA_NIC_OPS);
+  if (i < 0) asm_error(s, dc ? "expected a DC operation (CVAU, CIVAC, ...)"
+                             : "expected an IC operation (IVAU, IALLU, IALLUIS)");
+  o->imm = i;
+  asm_next(s);
+  if (!dc && s->tok.kind == AT_END) {
+    Operand *r = asm_add_op(s, ins, OPK_REG);
+    r->reg = AA_ZR;
+    return;
+  }
+  asm_expect(s, ',');
+  parse_reg_view(s, ins, AA_X);
+}
+
 static void parse_sysreg(AsmScan *s, Instr *ins) {
   Operand *o = asm_add_op(s, ins, OPK_IMM);
   int i = tok_lookup(s, aarch64_sysreg_names, AA_SR_COUNT);
@@ -747,6 +779,7 @@ static void parse_operands(AsmScan *s, Instr *ins, const Decoded *d) {
     break;
   case F_RM: parse_reg(s, ins), asm_expect(s, ','), parse_addr(s, ins, ADDR_SIMPLE); break;
   case F_BARRIER: parse_barrier(s, ins); break;
+  case F_CMO: parse_cmo(s, ins); break;
   case F_BCC: break; /* handled by the caller */
   }
 }
@@ -1125,6 +1158,12 @@ static void aarch64_print_instr(const Instr *ins, StrBuf *out,
     sb_puts(out, aarch64_barrier_names[o[0].imm]);
     return;
   case AA_ISB: sb_puts(out, "ISB"); return;
+  case AA_DC: case AA_IC: /* herd's pp_xreg: IC IALLU,XZR */
+    sb_puts(out, ins->op == AA_DC ? "DC " : "IC ");
+    sb_puts(out, (ins->op == AA_DC ? aarch64_dc_ops : aarch64_ic_ops)[o[0].imm]);
+    sb_putc(out, ',');
+    print_reg(&o[1], out);
+    return;
   default: sb_putc(out, '?'); return;
   }
 }

@@ -112,6 +112,9 @@ typedef enum AAOp {
   AA_LDR, AA_LDRSW, AA_LDRS, AA_LDUR, AA_STR, AA_LDP, AA_LDPSW, AA_STP,
   AA_LDAR, AA_LDAPR, AA_STLR, AA_LDXR, AA_LDAXR, AA_STXR, AA_STLXR,
   AA_LDXP, AA_STXP, AA_CAS, AA_CASP, AA_SWP, AA_LDOP, AA_STOP,
+  /* cache maintenance */
+  AA_DC, AA_IC,
+  /* barriers; AA_ISB is the last (aarch64_simd.h numbers after it) */
   AA_DMB, AA_DSB, AA_ISB,
 } AAOp;
 
@@ -188,6 +191,14 @@ bool aarch64_upcase(const char *s, size_t n, char *buf, size_t cap);
  * ("SY", "ISHLD"...), system registers ("NZCV"...). */
 extern const char *const aarch64_cond_names[];
 extern const char *const aarch64_barrier_names[];
+/* Cache maintenance: AA_DC and AA_IC are OPK_IMM imm = the operation (an
+ * index in aarch64_dc_ops / aarch64_ic_ops, herd's spelling: CVAU, IVAU,
+ * IALLU...), then Xt (AA_ZR when not written: IC IALLU). */
+extern const char *const aarch64_dc_ops[];
+extern const char *const aarch64_ic_ops[];
+enum { AA_NDC_OPS = 16, AA_NIC_OPS = 4 };
+/* Whether a DC / IC operation has no address (by set/way, or all). */
+bool aarch64_cmo_no_address(const Instr *ins);
 extern const char *const aarch64_sysreg_names[];
 
 #endif
