@@ -71,6 +71,13 @@ typedef struct Lister {
   VEC(Value *) out;
 } Lister;
 
+/* Can e come next?  Every event ordered before it is placed. */
+static bool lin_ready(Dim d, const Lazy *z, const Word *placed, int e) {
+  for (int p = set_next(d, z->set, 0); p >= 0; p = set_next(d, z->set, p + 1))
+    if (!bit_get(placed, p) && p != e && rel_get(d, z->order, p, e)) return false;
+  return true;
+}
+
 static void list_lin(Lister *l, const Lazy *z, Word *placed, Word *cur) {
   Run *r = l->r;
   Dim d = r->d;
@@ -78,11 +85,8 @@ static void list_lin(Lister *l, const Lazy *z, Word *placed, Word *cur) {
   for (int e = set_next(d, z->set, 0); e >= 0; e = set_next(d, z->set, e + 1)) {
     if (bit_get(placed, e)) continue;
     remaining++;
-    /* e can come next if every event ordered before it is placed */
-    bool ready = true;
-    for (int p = set_next(d, z->set, 0); p >= 0 && ready; p = set_next(d, z->set, p + 1))
-      if (!bit_get(placed, p) && p != e && rel_get(d, z->order, p, e)) ready = false;
-    if (!ready) continue;
+    if (!lin_ready(d, z, placed, e)) continue;
+    run_poll(r, (unsigned)(z->count * d.w + 1)); /* n! orders: -timeout holds */
     bit_set(placed, e);
     Word *row = rel_row(d, cur, e);
     set_andnot(d, row, z->set, placed);
@@ -143,14 +147,46 @@ Value *lazy_force(Run *r, Value *v) {
   return m;
 }
 
+/* The number of orders a V_LIN stands for, counted up to `cap` (every
+ * prefix of a linearisation extends to one: no dead ends, so the walk
+ * visits at most `cap` leaves). */
+static long count_lin(Run *r, const Lazy *z, Word *placed, long cap) {
+  Dim d = r->d;
+  long n = 0;
+  bool any = false;
+  for (int e = set_next(d, z->set, 0); e >= 0 && n < cap; e = set_next(d, z->set, e + 1)) {
+    if (bit_get(placed, e)) continue;
+    any = true;
+    if (!lin_ready(d, z, placed, e)) continue;
+    run_poll(r, (unsigned)(z->count * d.w + 1));
+    bit_set(placed, e);
+    n += count_lin(r, z, placed, cap - n);
+    bit_clr(placed, e);
+  }
+  return any ? n : 1;
+}
+
 /* Order on lazy values consistent with set equality (see above): two
- * V_LIN compare by their canonical form; anything else is materialised. */
+ * V_LIN compare by their canonical form.  A V_LIN against a value that is
+ * not lazy compares as the set of orders it stands for, a V_VSET, would:
+ * by kind, then by size, without listing it unless the sizes are equal
+ * (the other set's size bounds that list; a location of 1,000 writes has
+ * 1000! orders, which no memory holds). */
 int lazy_compare(Run *r, const Value *a, const Value *b) {
   if (a->kind == V_LIN && b->kind == V_LIN) {
     const Lazy *x = a->u.lazy, *y = b->u.lazy;
     int c = memcmp(x->set, y->set, sizeof(Word) * (size_t)r->d.w);
     if (c) return c;
     return memcmp(x->order, y->order, sizeof(Word) * (size_t)rel_words(r->d));
+  }
+  if ((a->kind == V_LIN && !is_lazy(b)) || (b->kind == V_LIN && !is_lazy(a))) {
+    int sign = a->kind == V_LIN ? 1 : -1;
+    const Value *lin = a->kind == V_LIN ? a : b, *o = a->kind == V_LIN ? b : a;
+    /* never empty: not equal to V_EMPTY, ordered by kind like a V_VSET */
+    if (o->kind != V_VSET) return sign * (V_VSET < o->kind ? -1 : 1);
+    Word *placed = arena_zalloc(run_cur(r), sizeof(Word) * (size_t)r->d.w);
+    long n = count_lin(r, lin->u.lazy, placed, (long)o->n + 1);
+    if (n != o->n) return sign * (n < o->n ? -1 : 1);
   }
   Value *fa = lazy_force(r, (Value *)a), *fb = lazy_force(r, (Value *)b);
   return val_compare(r, fa, fb);

@@ -66,6 +66,10 @@ struct SemCtx {
   SVal resv_addr;
   int resv_size;
   int *backjumps;            /* per code entry: backward jumps taken to it */
+  VEC(int) bj_trail;         /* the entries whose count rose, in order: a
+                                mark keeps its length, not a copy of the
+                                counts (a copy per instruction was
+                                quadratic in the thread's length) */
   int ninsts;                /* instruction instances on the path */
 
   /* Current instruction. */
@@ -720,13 +724,12 @@ const Program *sem_program(const SemCtx *c) { return c->prog; }
 /* ----------------------------------------------------- path exploration */
 
 typedef struct Mark {
-  int nev, nnodes, ndata, nctrl, norder, nrf, nassume, ninsts, ncctrl, ncsrc, nseq, nregeq;
+  int nev, nnodes, ndata, nctrl, norder, nrf, nassume, ninsts, ncctrl, ncsrc, nseq, nregeq, nbj;
   int *csrc;
   bool has_resv;
   SVal resv_addr;
   int resv_size;
   RegState *regs;
-  int *backjumps;
   const Thread *code;
   int code_base;
   bool in_handler;
@@ -752,9 +755,7 @@ static void mark_save(SemCtx *c, Mark *m, Arena *scratch) {
   m->resv_size = c->resv_size;
   m->regs = arena_alloc(scratch, sizeof(RegState) * (size_t)c->nregs);
   memcpy(m->regs, c->regs, sizeof(RegState) * (size_t)c->nregs);
-  int ne = c->nentries + 1;
-  m->backjumps = arena_alloc(scratch, sizeof(int) * (size_t)ne);
-  memcpy(m->backjumps, c->backjumps, sizeof(int) * (size_t)ne);
+  m->nbj = c->bj_trail.len;
   m->code = c->code;
   m->code_base = c->code_base;
   m->in_handler = c->in_handler;
@@ -778,7 +779,7 @@ static void mark_restore(SemCtx *c, const Mark *m) {
   c->resv_addr = m->resv_addr;
   c->resv_size = m->resv_size;
   memcpy(c->regs, m->regs, sizeof(RegState) * (size_t)c->nregs);
-  memcpy(c->backjumps, m->backjumps, sizeof(int) * (size_t)(c->nentries + 1));
+  while (c->bj_trail.len > m->nbj) c->backjumps[c->bj_trail.data[--c->bj_trail.len]]--;
   c->code = m->code;
   c->code_base = m->code_base;
   c->in_handler = m->in_handler;
@@ -873,6 +874,7 @@ static void goto_label(SemCtx *c, int from, const char *target,
   int to = find_label(c, target);
   if (to < 0) sem_error(c, "label %s not found in thread P%d", target, c->thread);
   if (to <= from && counted) {
+    vec_push(c->bj_trail, c->code_base + to);
     if (++c->backjumps[c->code_base + to] > c->unroll) {
       /* The unrolling bound: this path ends here, cut off. */
       c->inst_first = c->ev.len;
@@ -1124,6 +1126,7 @@ ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out) {
   vec_free(c.paths);
   free(c.regs);
   free(c.backjumps);
+  vec_free(c.bj_trail);
   if (!ok) err_rethrow(err);
   return res;
 }
