@@ -436,9 +436,16 @@ static corral_status simulate(const corral_options *o, const Test *t,
   double t0 = cpu_now(o->jobs);
   engine_run(p, prog, &eo, &out, &a, &err);
   r->seconds = cpu_now(o->jobs) - t0;
+  if (out.refused && out.refused_thread < 0) {
+    outcome_free(&out);
+    err_raise(&err, ERRK_SEMANTIC, where,
+              "-variant kvm: an operation on page-table entries or TLB entries that corral "
+              "does not compute yet");
+  }
   if (out.refused) {
     /* a candidate took a path corral does not model (sem_refuse) */
-    const Instr *ins = t->threads[out.refused_thread].entries[out.refused_code].ins;
+    const CodeEntry *ce = test_entry(&t->threads[out.refused_thread], out.refused_code);
+    const Instr *ins = ce ? ce->ins : NULL;
     outcome_free(&out);
     err_raise(&err, ERRK_SEMANTIC, ins ? ins->pos : where,
               "%s may fault here: MMU faults (-variant kvm) are not supported yet",

@@ -319,7 +319,9 @@ static Value *same_lob_rel(Engine *g, int stage) {
   bool *has = arena_alloc(run_arena(g->run, STAGE_CO), sizeof(bool) * (size_t)(d.n + 1));
   for (int i = 0; i < d.n; i++) {
     Val l;
-    has[i] = (es->ev[i].flags & EV_MEM) && ev_loc(g, i, &l);
+    /* accesses and faults at an address */
+    has[i] = ((es->ev[i].flags & EV_MEM) || ((es->ev[i].flags & EV_FAULT) && es->ev[i].loc != SYM_NONE)) &&
+             ev_loc(g, i, &l);
     off[i] = has[i] ? l.num : 0;
   }
   for (int i = 0; i < d.n; i++)

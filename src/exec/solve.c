@@ -61,6 +61,14 @@ bool eval_node(Engine *g, Sym s, Val *out) {
       ; /* an unsolved variable passes where herd computes nothing */
     else if (ok)
       ok = sym_apply((SymOp)n->op, n->width, a, b, c, &r);
+    if (!ok && g->p->kvm && (a.kind == VAL_PTE || b.kind == VAL_PTE || a.kind == VAL_TLB ||
+                             b.kind == VAL_TLB)) {
+      /* herd computes more on entries than corral: stop rather than
+       * drop the candidate (session.c reports it) */
+      g->out->refused = true;
+      g->out->refused_thread = -1;
+      __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
+    }
   }
   if (!ok) {
     g->vstate[s] = 3;

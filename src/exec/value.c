@@ -9,6 +9,7 @@
  */
 #include <stdbool.h>
 
+#include "../litmus/litmus.h" /* PTE_AF... */
 #include "event.h"
 #include "value.h"
 
@@ -28,10 +29,77 @@ static uint64_t zext(uint64_t x, int width) {
 
 static bool truthy(Val v) { return !(v.kind == VAL_INT && v.num == 0); }
 
+/* herd's machine-level operations on page-table entries (AArch64Op.ml):
+ * the bits of a descriptor an OR sets, a BIC clears, an AND tests (valid
+ * bit 0, el0 6, db 7 (inverted: set means not dirty), af 10, dbm 51);
+ * a SUB compares two entries (0 when equal), as herd compares values. */
+static const struct { int field; int bit; bool inverted; } pte_mask_bits[] = {
+    {PTE_VALID, 0, false}, {PTE_EL0, 6, false}, {PTE_DB, 7, true},
+    {PTE_AF, 10, false},   {PTE_DBM, 51, false},
+};
+
+static bool pte_mask_ok(uint64_t m) {
+  uint64_t known = 0;
+  for (size_t i = 0; i < sizeof pte_mask_bits / sizeof *pte_mask_bits; i++)
+    known |= (uint64_t)1 << pte_mask_bits[i].bit;
+  return (m & ~known) == 0;
+}
+
+static bool pte_apply(SymOp op, Val a, Val b, Val *out) {
+  if (op == S_XOR && val_eq(a, b)) { /* herd: v ^ v is 0 */
+    *out = val_int(0);
+    return true;
+  }
+  if (op == S_SUB && a.kind == VAL_PTE && b.kind == VAL_PTE) {
+    int c = a.sym != b.sym ? (a.sym < b.sym ? -1 : 1) : (a.num > b.num) - (a.num < b.num);
+    *out = val_int(c);
+    return true;
+  }
+  if (op == S_SUB && ((b.kind == VAL_INT && b.num == 0) || (a.kind == VAL_INT && a.num == 0))) { /* 0: an invalid entry */
+    *out = val_int(1);
+    return true;
+  }
+  Val p = a.kind == VAL_PTE ? a : b, k = a.kind == VAL_PTE ? b : a;
+  if (k.kind != VAL_INT) return false;
+  uint64_t m = (uint64_t)k.num;
+  unsigned bits = (unsigned)p.num;
+  size_t n = sizeof pte_mask_bits / sizeof *pte_mask_bits;
+  switch (op) {
+  case S_OR:
+  case S_ANDNOT:
+    if (op == S_ANDNOT && a.kind != VAL_PTE) return false;
+    if (m == 0) {
+      *out = p;
+      return true;
+    }
+    if (!pte_mask_ok(m)) return false;
+    for (size_t i = 0; i < n; i++) {
+      if (!((m >> pte_mask_bits[i].bit) & 1)) continue;
+      bool set = (op == S_OR) != pte_mask_bits[i].inverted;
+      unsigned f = 1u << pte_mask_bits[i].field;
+      bits = set ? bits | f : bits & ~f;
+    }
+    *out = val_pte(p.sym, bits);
+    return true;
+  case S_AND: {
+    uint64_t r = 0;
+    for (size_t i = 0; i < n; i++) {
+      bool on = ((bits >> pte_mask_bits[i].field) & 1) != pte_mask_bits[i].inverted;
+      if (on && ((m >> pte_mask_bits[i].bit) & 1)) r |= (uint64_t)1 << pte_mask_bits[i].bit;
+    }
+    *out = val_int((int64_t)r);
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
 bool sym_apply(SymOp op, int width, Val a, Val b, Val c3, Val *out) {
   /* an operation on an unsolved variable leaves herd an equation: the
    * candidate is dropped (solve.c) */
   if (a.kind == VAL_VAR || b.kind == VAL_VAR || c3.kind == VAL_VAR) return false;
+  if ((a.kind == VAL_PTE || b.kind == VAL_PTE) && pte_apply(op, a, b, out)) return true;
   bool ints = a.kind == VAL_INT && b.kind == VAL_INT;
   uint64_t x = (uint64_t)a.num, y = (uint64_t)b.num;
   int64_t r = 0;

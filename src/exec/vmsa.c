@@ -27,6 +27,7 @@
  * whose output address is a page-table entry, computed virtual addresses
  * that are not known while running the code.
  */
+#include "../litmus/aarch64.h"
 #include "sem.h"
 #include "vmsa.h"
 
@@ -85,10 +86,9 @@ void vmsa_program_setup(Program *p, Err *err) {
   p->pte_of = pte;
   int b = tag_bit(&p->tags, "PTE");
   p->pte_tag = b < 0 ? 0 : (uint64_t)1 << b;
-  /* the sets of -variant kvm that events of corral's runs never have yet
-   * (hardware updates, MMU faults, TLBI kinds): bound, empty */
-  static const char *const empty_sets[] = {"AF", "DB", "MMU", "Translation", "AccessFlag",
-                                           "Permission", "TLBIIS", "TLBInXS", "TLBI"};
+  /* the sets of -variant kvm that events of corral's runs may not have
+   * (hardware updates, TLBI kinds): bound, possibly empty */
+  static const char *const empty_sets[] = {"AF", "DB", "TLBIIS", "TLBInXS", "TLBI"};
   for (size_t i = 0; i < sizeof empty_sets / sizeof *empty_sets; i++)
     tag_bit(&p->tags, empty_sets[i]);
 }
@@ -103,6 +103,33 @@ static SVal fault_cond(SemCtx *c, SVal pte, bool write) {
   if (write)
     bad = sem_op(c, S_OR, bad, sem_op1(c, S_NOT, sem_op1_width(c, S_PTE_FIELD, PTE_DB, pte)));
   return bad;
+}
+
+/* herd's mfault of lift_kvm: a commit data-dependent on the walk
+ * controls the fault event (at the virtual address, an exception entry)
+ * and the write of ELR_EL1 with the instruction's label; the fault's type
+ * is Translation for an invalid entry, else AccessFlag when af is clear,
+ * else Permission (a write, db clear). */
+static void mmu_fault(SemCtx *c, SVal va, SVal pte, int k) {
+  SVal valid = sem_op1_width(c, S_PTE_FIELD, PTE_VALID, pte);
+  SVal af = sem_op1_width(c, S_PTE_FIELD, PTE_AF, pte);
+  static const FaultType types[3] = {FT_MMU_TRANSLATION, FT_MMU_ACCESSFLAG, FT_MMU_PERMISSION};
+  SVal why = sem_op1(c, S_NOT, valid);
+  if (k == 1) why = sem_op(c, S_AND, valid, sem_op1(c, S_NOT, af));
+  if (k == 2)
+    why = sem_op(c, S_AND, sem_op(c, S_AND, valid, af),
+                 sem_op1(c, S_NOT, sem_op1_width(c, S_PTE_FIELD, PTE_DB, pte)));
+  sem_assume(c, why);
+  SVal commit = sem_commit(c, why, EV_PRED, 0);
+  sem_ctrl_dep(c, commit);
+  SVal addr = va;
+  addr.deps = 0;
+  SemFault f = {types[k], k == 2, true, addr, FM_NONE};
+  sem_fault_event(c, &f);
+  sem_write_reg(c, AA_ELR, sem_instr_label(c));
+  sem_set_reg_value(c, AA_ELR, sem_instr_label(c));
+  sem_ctrl_reset(c);
+  sem_raise(c);
 }
 
 bool vmsa_access(SemCtx *c, SVal *a, bool write, uint64_t *tags) {
@@ -123,10 +150,18 @@ bool vmsa_access(SemCtx *c, SVal *a, bool write, uint64_t *tags) {
   SVal pte = sem_load(c, entry, 8, p->pte_tag);
   sem_add_flags(c, pte, EV_NEXP);
   SVal bad = fault_cond(c, pte, write);
-  if (sem_choose(c, 2) == 1) {
-    sem_assume(c, bad);
-    sem_refuse(c);
-    sem_exit(c);
+  /* one alternative per outcome: the access, or a fault of each type */
+  int alt = sem_choose(c, write ? 4 : 3);
+  if (alt > 0) {
+    if (sem_in_handler(c)) {
+      /* corral has no fault inside a fault handler: refused if it may
+       * happen (sem_refuse) */
+      sem_assume(c, bad);
+      sem_refuse(c);
+      sem_exit(c);
+      return false;
+    }
+    mmu_fault(c, *a, pte, alt - 1);
     return false;
   }
   SVal ok = sem_op1(c, S_NOT, bad);

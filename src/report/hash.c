@@ -160,6 +160,11 @@ void hash_init_string(const Test *t, StrBuf *out) {
 typedef struct LocSet {
   const LitLoc **v;
   int n, cap;
+  struct OwnLoc {    /* the locations of fault atoms */
+    LitLoc l;
+    char name[136];
+  } *own[64];
+  int nown;
 } LocSet;
 
 static void locset_add(LocSet *s, const LitLoc *l) {
@@ -175,6 +180,15 @@ static void locset_add(LocSet *s, const LitLoc *l) {
 static void collect_prop(const Prop *p, LocSet *s) {
   for (; p; p = p->b) {
     if (p->kind == P_EQ || p->kind == P_LOCEQ) locset_add(s, &p->loc);
+    /* herd observes the location of a fault atom fault(P0:L0,x) too */
+    if (p->kind == P_FAULT && p->fault && p->fault->sym && s->nown < 64) {
+      struct OwnLoc *o = xcalloc(1, sizeof *o);
+      snprintf(o->name, sizeof o->name, p->fault->pte ? "PTE(%s)" : "%s", p->fault->sym);
+      o->l.kind = LOC_GLOBAL;
+      o->l.sym = o->name;
+      s->own[s->nown++] = o;
+      locset_add(s, &o->l);
+    }
     if (p->kind == P_LOCEQ) locset_add(s, &p->loc2);
     if (p->a) collect_prop(p->a, s);
     if (p->kind != P_AND && p->kind != P_OR && p->kind != P_IMPL) return;
@@ -195,6 +209,7 @@ void hash_obs_string(const Test *t, StrBuf *out) {
     lit_print_loc_hash(s.v[i], out);
   }
   free(s.v);
+  for (int i = 0; i < s.nown; i++) free(s.own[i]);
 }
 
 /* ----------------------------------------------------------------- code */
