@@ -358,13 +358,13 @@ static Operand *parse_reg_view(AsmScan *s, Instr *ins, int view) {
 static void parse_reg_op(AsmScan *s, Instr *ins) { parse_reg(s, ins); }
 
 /* k, #k or #+k (herd's lexer: '#'? ('-'|'+')? digits). */
-static int64_t parse_k(AsmScan *s) {
+int64_t aarch64_parse_k(AsmScan *s) {
   asm_accept(s, '#');
   asm_accept(s, '+');
   return asm_expect_num(s);
 }
 
-static bool at_k(const AsmScan *s) {
+bool aarch64_at_k(const AsmScan *s) {
   return asm_is(s, '#') || asm_is(s, '+') || s->tok.kind == AT_NUM;
 }
 
@@ -387,7 +387,7 @@ static void parse_index(AsmScan *s, Operand *m) {
   if (e < 0) asm_error(s, "expected LSL, UXTW, SXTW or SXTX");
   m->sub = modes[e];
   asm_next(s);
-  if (!asm_is(s, ']')) m->imm2 = parse_k(s);
+  if (!asm_is(s, ']')) m->imm2 = aarch64_parse_k(s);
   if (m->sub == AA_AM_LSL && m->imm2 == 0) m->sub = AA_AM_REG;
 }
 
@@ -415,10 +415,10 @@ static void parse_addr(AsmScan *s, Instr *ins, AddrKind kind) {
   Operand *m = parse_base(s, ins);
   if (asm_accept(s, ',')) {
     if (kind == ADDR_SIMPLE) {
-      if (!at_k(s)) asm_error(s, "expected #0");
-      if (parse_k(s) != 0) asm_error(s, "the offset must be #0");
-    } else if (at_k(s)) {
-      m->imm = parse_k(s);
+      if (!aarch64_at_k(s)) asm_error(s, "expected #0");
+      if (aarch64_parse_k(s) != 0) asm_error(s, "the offset must be #0");
+    } else if (aarch64_at_k(s)) {
+      m->imm = aarch64_parse_k(s);
     } else if (kind == ADDR_EA) {
       parse_index(s, m);
     } else {
@@ -431,7 +431,7 @@ static void parse_addr(AsmScan *s, Instr *ins, AddrKind kind) {
     m->sub = AA_AM_PRE;
   } else if (m->sub == AA_AM_IMM && m->imm == 0 && asm_accept(s, ',')) {
     m->sub = AA_AM_POST;
-    m->imm = parse_k(s);
+    m->imm = aarch64_parse_k(s);
   }
 }
 
@@ -535,14 +535,14 @@ static void check_views(AsmScan *s, const Instr *ins, int from, int to) {
  * k{,LSL k} or Rm{,shift k}; `ext_ok`: ADD/SUB also take Rm,ext {k}. */
 static void parse_op_ext(AsmScan *s, Instr *ins, int view, bool imm_ok,
                          bool ext_ok) {
-  if (at_k(s)) {
+  if (aarch64_at_k(s)) {
     if (!imm_ok) asm_error(s, "expected a register");
     Operand *o = asm_add_op(s, ins, OPK_IMM);
-    o->imm = parse_k(s);
+    o->imm = aarch64_parse_k(s);
     if (asm_accept(s, ',')) {
       if (!tok_upper_is(s, "LSL")) asm_error(s, "expected LSL");
       asm_next(s);
-      o->imm2 = parse_k(s);
+      o->imm2 = aarch64_parse_k(s);
     }
     return;
   }
@@ -559,11 +559,11 @@ static void parse_op_ext(AsmScan *s, Instr *ins, int view, bool imm_ok,
       ins->flags = AA_SET_X(ins->flags, (uint32_t)ins->op);
       ins->op = AA_ADDSUBEXT;
       o->imm = ex;
-      o->imm2 = at_k(s) ? parse_k(s) : -1;
+      o->imm2 = aarch64_at_k(s) ? aarch64_parse_k(s) : -1;
       return;
     }
     o->imm = sh;
-    o->imm2 = parse_k(s);
+    o->imm2 = aarch64_parse_k(s);
   }
   if (o->sub != view) asm_error(s, "registers of different widths");
 }
@@ -615,20 +615,20 @@ static void parse_movw(AsmScan *s, Instr *ins) {
   parse_reg(s, ins);
   asm_expect(s, ',');
   Operand *o = asm_add_op(s, ins, OPK_IMM);
-  o->imm = parse_k(s);
+  o->imm = aarch64_parse_k(s);
   o->imm2 = -1;
   if (asm_accept(s, ',')) {
     if (!tok_upper_is(s, "LSL")) asm_error(s, "expected LSL");
     asm_next(s);
-    o->imm2 = parse_k(s);
+    o->imm2 = aarch64_parse_k(s);
   }
 }
 
 static void parse_mov(AsmScan *s, Instr *ins) {
   Operand *d = parse_reg(s, ins);
   asm_expect(s, ',');
-  if (at_k(s)) {
-    asm_add_op(s, ins, OPK_IMM)->imm = parse_k(s);
+  if (aarch64_at_k(s)) {
+    asm_add_op(s, ins, OPK_IMM)->imm = aarch64_parse_k(s);
     return;
   }
   parse_reg_view(s, ins, d->sub);
@@ -657,7 +657,7 @@ static void parse_operands(AsmScan *s, Instr *ins, const Decoded *d) {
   Form form = d->form;
   switch (form) {
   case F_NONE: break;
-  case F_HINT: parse_k(s); break;
+  case F_HINT: aarch64_parse_k(s); break;
   case F_MOV: parse_mov(s, ins); break;
   case F_MOVW: parse_movw(s, ins); break;
   case F_OP: case F_OPV: case F_ADDSUB: case F_CMP: case F_TST: case F_NEG:
@@ -670,9 +670,9 @@ static void parse_operands(AsmScan *s, Instr *ins, const Decoded *d) {
   case F_BFM:
     parse_regs(s, ins, 2);
     asm_expect(s, ',');
-    asm_add_op(s, ins, OPK_IMM)->imm = parse_k(s);
+    asm_add_op(s, ins, OPK_IMM)->imm = aarch64_parse_k(s);
     asm_expect(s, ',');
-    asm_add_op(s, ins, OPK_IMM)->imm = parse_k(s);
+    asm_add_op(s, ins, OPK_IMM)->imm = aarch64_parse_k(s);
     break;
   case F_MOPL: case F_MOPLZ:
     parse_reg_view(s, ins, AA_X), asm_expect(s, ',');
@@ -695,7 +695,7 @@ static void parse_operands(AsmScan *s, Instr *ins, const Decoded *d) {
   case F_EXTR:
     parse_regs(s, ins, 3);
     asm_expect(s, ',');
-    asm_add_op(s, ins, OPK_IMM)->imm = parse_k(s);
+    asm_add_op(s, ins, OPK_IMM)->imm = aarch64_parse_k(s);
     break;
   case F_CSEL:
     parse_regs(s, ins, 3);
@@ -727,7 +727,7 @@ static void parse_operands(AsmScan *s, Instr *ins, const Decoded *d) {
   case F_CB: parse_reg(s, ins), asm_expect(s, ','), parse_label_op(s, ins); break;
   case F_TB:
     parse_reg(s, ins), asm_expect(s, ',');
-    asm_add_op(s, ins, OPK_IMM)->imm = parse_k(s);
+    asm_add_op(s, ins, OPK_IMM)->imm = aarch64_parse_k(s);
     asm_expect(s, ',');
     parse_label_op(s, ins);
     break;
@@ -735,7 +735,7 @@ static void parse_operands(AsmScan *s, Instr *ins, const Decoded *d) {
   case F_RET:
     if (s->tok.kind != AT_END) parse_reg_view(s, ins, AA_X);
     break;
-  case F_IMM: asm_add_op(s, ins, OPK_IMM)->imm = parse_k(s); break;
+  case F_IMM: asm_add_op(s, ins, OPK_IMM)->imm = aarch64_parse_k(s); break;
   case F_MRS: parse_reg_view(s, ins, AA_X), asm_expect(s, ','), parse_sysreg(s, ins); break;
   case F_MSR: parse_sysreg(s, ins), asm_expect(s, ','), parse_reg_view(s, ins, AA_X); break;
   case F_LDST: parse_reg(s, ins), asm_expect(s, ','), parse_addr(s, ins, ADDR_EA); break;

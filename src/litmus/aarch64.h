@@ -186,6 +186,9 @@ extern const ArchOps aarch64_arch_ops;
 /* Upper-case copy of [s, s+n) into buf (cap bytes) if the spelling is all
  * upper or all lower case, as herd's lexer accepts; false otherwise. */
 bool aarch64_upcase(const char *s, size_t n, char *buf, size_t cap);
+/* An immediate k, #k or #+k, and whether one starts here. */
+int64_t aarch64_parse_k(AsmScan *s);
+bool aarch64_at_k(const AsmScan *s);
 
 /* Names shared with the semantics: conditions ("EQ"...), barrier options
  * ("SY", "ISHLD"...), system registers ("NZCV"...). */

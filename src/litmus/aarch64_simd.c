@@ -178,16 +178,6 @@ static bool tok_upname(const AsmScan *s, char *u, size_t cap) {
   return s->tok.kind == AT_NAME && aarch64_upcase(s->tok.s, s->tok.len, u, cap);
 }
 
-static int64_t parse_k(AsmScan *s) {
-  asm_accept(s, '#');
-  asm_accept(s, '+');
-  return asm_expect_num(s);
-}
-
-static bool at_k(const AsmScan *s) {
-  return asm_is(s, '#') || asm_is(s, '+') || s->tok.kind == AT_NUM;
-}
-
 /* A general register operand. */
 static Operand *parse_gpr(AsmScan *s, Instr *ins, Parsed *pp) {
   char u[8];
@@ -288,8 +278,8 @@ static void parse_mem(AsmScan *s, Instr *ins, Parsed *pp) {
   m->sub = AA_AM_IMM;
   add_sig(s, pp, 'm');
   if (asm_accept(s, ',')) {
-    if (at_k(s)) {
-      m->imm = parse_k(s);
+    if (aarch64_at_k(s)) {
+      m->imm = aarch64_parse_k(s);
       if (asm_accept(s, ',')) {
         char v[8];
         if (!tok_upname(s, u, sizeof u) || strcmp(u, "MUL")) asm_error(s, "expected MUL VL");
@@ -318,7 +308,7 @@ static void parse_mem(AsmScan *s, Instr *ins, Parsed *pp) {
             if (!strcmp(u, ext_names[i])) e = i;
         if (e < 0) asm_error(s, "expected LSL, UXTW, SXTW or SXTX");
         asm_next(s);
-        if (!asm_is(s, ']')) m->imm2 = parse_k(s);
+        if (!asm_is(s, ']')) m->imm2 = aarch64_parse_k(s);
         if (m->sub == AV_AM_ZIDX) m->sym = ext_names[e];
         else m->sub = m->imm2 == 0 && e == 0 ? AA_AM_REG : ext_modes[e];
       }
@@ -328,9 +318,9 @@ static void parse_mem(AsmScan *s, Instr *ins, Parsed *pp) {
   if (m->sub == AA_AM_IMM && asm_accept(s, '!')) {
     m->sub = AA_AM_PRE;
   } else if (m->sub == AA_AM_IMM && m->imm == 0 && asm_accept(s, ',')) {
-    if (at_k(s)) {
+    if (aarch64_at_k(s)) {
       m->sub = AA_AM_POST;
-      m->imm = parse_k(s);
+      m->imm = aarch64_parse_k(s);
     } else {
       int r = tok_upname(s, u, sizeof u) ? gpr_of(u, &view) : -1;
       if (r < 0 || view != AA_X) asm_error(s, "expected #k or an X register");
@@ -352,14 +342,14 @@ static void parse_operands(AsmScan *s, Instr *ins, Parsed *pp) {
       parse_suffix(s, ins, pp, &ins->ops[ins->nops - 1]);
     } else if (asm_is(s, '[')) {
       parse_mem(s, ins, pp);
-    } else if (at_k(s)) {
-      asm_add_op(s, ins, OPK_IMM)->imm = parse_k(s);
+    } else if (aarch64_at_k(s)) {
+      asm_add_op(s, ins, OPK_IMM)->imm = aarch64_parse_k(s);
       add_sig(s, pp, 'k');
     } else if (tok_upname(s, u, sizeof u) && (!strcmp(u, "LSL") || !strcmp(u, "MSL"))) {
       asm_next(s);
       Operand *o = asm_add_op(s, ins, OPK_IMM);
       o->sub = u[0] == 'M';
-      o->imm = parse_k(s);
+      o->imm = aarch64_parse_k(s);
       add_sig(s, pp, 'h');
     } else if (tok_upname(s, u, sizeof u) && vreg_of(u, &v)) {
       Operand *o = parse_vreg(s, ins);
