@@ -58,6 +58,7 @@ typedef struct Engine {
   Err *err;
   Run *run;
   int *pd_of_name;         /* name id -> Pd (0 none) */
+  unsigned arch_rel_values; /* bit i: SemArch relation i reads values */
   int nnames;
   /* current structure */
   EventStructure *es;

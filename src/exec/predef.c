@@ -531,7 +531,8 @@ Value *host_predef(void *ctx, int name, int *stage) {
   if (pd_is_fw(pd)) {
     cache = g->pre_fw;
     *stage = STAGE_FW;
-  } else if (pd == PD_RF || pd >= PD_ARCH || pd == PD_PTEV || pd == PD_PTEINV ||
+  } else if (pd == PD_RF || (pd >= PD_ARCH && (g->arch_rel_values >> (pd - PD_ARCH) & 1)) ||
+             pd == PD_PTEV || pd == PD_PTEINV ||
              (pd_needs_values(pd) && !g->static_locs)) {
     cache = g->pre_rf;
     *stage = STAGE_RF;
@@ -579,6 +580,7 @@ void predef_setup(Engine *g, const Engine *like) {
   const Interner *in = &cat_prog_names(g->prog)->in;
   g->nnames = in->count;
   g->pd_of_name = xcalloc((size_t)g->nnames + 1, sizeof(int));
+  g->arch_rel_values = 0;
   if (like) {
     memcpy(g->pd_of_name, like->pd_of_name, sizeof(int) * (size_t)g->nnames);
     return;
@@ -601,6 +603,7 @@ void predef_setup(Engine *g, const Engine *like) {
     for (int i = 0; sa->rel_names[i] && i < PD_ARCH_MAX; i++) {
       int id = intern_find(in, sa->rel_names[i]);
       if (id >= 0) g->pd_of_name[id] = PD_ARCH + i;
+      if (!sa->rel_reads_values || sa->rel_reads_values(i)) g->arch_rel_values |= 1u << i;
     }
   if (isa_has(g->t->arch, ISA_LANGUAGE | ISA_BELL))
     cat_prog_each_tag(g->prog, bind_bell_tag, g->p);

@@ -225,10 +225,13 @@ typedef struct SemArch {
    * the structure's events 0..d.n-1: fill bits (a cleared d x d matrix)
    * with relation rel_names[which]; `value` gives a node's value in the
    * current execution (false if unknown).  Computed for every choice of
-   * rf, as they may depend on values (a barrier id loaded from memory). */
+   * rf when rel_reads_values(which) says it may depend on values (a
+   * barrier id loaded from memory), once per structure otherwise; no
+   * rel_reads_values: every relation per rf choice. */
   const char *const *rel_names;
   void (*rel)(const Program *p, const EventStructure *es, int which, Dim d, Word *bits,
               bool (*value)(void *ctx, Sym s, int64_t *out), void *ctx);
+  bool (*rel_reads_values)(int which);
   /* The built-in cat prelude (src/cat/prelude.c) run before stdlib.cat
    * for this architecture's tests, or NULL. */
   const char *cat_prelude;

@@ -286,17 +286,30 @@ void gpu_rel(const Program *p, const EventStructure *es, int which, Dim d, Word 
             rel_set(d, bits, i, j);
     return;
   }
+  enum { R_SR, R_SYNCBAR, R_LV0, R_LV1, R_LV2, R_NONE } k =
+      !strcmp(name, "sr")                            ? R_SR
+      : !strcmp(name, "syncbar")                     ? R_SYNCBAR
+      : !strcmp(name, "scta") || !strcmp(name, "ssg") ? R_LV0
+      : !strcmp(name, "swg")                         ? R_LV1
+      : !strcmp(name, "sqf")                         ? R_LV2
+                                                     : R_NONE;
+  if (k == R_NONE) return;
   for (int i = 0; i < d.n; i++) {
     int ti = es->ev[i].thread;
+    if (k == R_SYNCBAR && !is_barrier(&x, i)) continue;
     for (int j = 0; j < d.n; j++) {
       int tj = es->ev[j].thread;
-      bool r = false;
-      if (!strcmp(name, "sr")) r = in_scope(&x, i, tj) && in_scope(&x, j, ti);
-      else if (!strcmp(name, "syncbar")) r = syncs(&x, d, i, j);
-      else if (!strcmp(name, "scta") || !strcmp(name, "ssg")) r = same_at(&x, ti, tj, 0);
-      else if (!strcmp(name, "swg")) r = same_at(&x, ti, tj, 1);
-      else if (!strcmp(name, "sqf")) r = same_at(&x, ti, tj, 2);
+      bool r = k == R_SR        ? in_scope(&x, i, tj) && in_scope(&x, j, ti)
+               : k == R_SYNCBAR ? syncs(&x, d, i, j)
+                                : same_at(&x, ti, tj, k - R_LV0);
       if (r) rel_set(d, bits, i, j);
     }
   }
+}
+
+/* Only the barriers' pairing reads values (their operands may be
+ * registers); the scopes and virtual locations are the structure's. */
+bool gpu_rel_reads_values(const GpuSem *gs, int which) {
+  const char *name = gs->rel_names[which];
+  return !strcmp(name, "syncbar") || !strcmp(name, "corral-stuck");
 }

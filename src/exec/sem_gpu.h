@@ -27,6 +27,8 @@ typedef struct GpuSem {
 void gpu_exec(SemCtx *c, const Instr *ins, const GpuSem *gs);
 void gpu_rel(const Program *p, const EventStructure *es, int which, Dim d, Word *bits,
              bool (*value)(void *ctx, Sym s, int64_t *out), void *vctx, const GpuSem *gs);
+/* Does relation `which` of gs depend on the execution's values? */
+bool gpu_rel_reads_values(const GpuSem *gs, int which);
 
 /* The SemArch functions of an architecture described by GpuSem G. */
 #define GPU_SEM_FUNCTIONS(NAME, G)                                              \
@@ -36,6 +38,7 @@ void gpu_rel(const Program *p, const EventStructure *es, int which, Dim d, Word 
                          bool (*value)(void *ctx, Sym s, int64_t *out),           \
                          void *vctx) {                                            \
     gpu_rel(p, es, which, d, bits, value, vctx, &(G));                            \
-  }
+  }                                                                               \
+  static bool rel_values_##NAME(int which) { return gpu_rel_reads_values(&(G), which); }
 
 #endif

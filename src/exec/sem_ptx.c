@@ -29,4 +29,5 @@ static const char *const ptx_sets[] = {
 };
 
 const SemArch sem_ptx = {.arch = ARCH_PTX, .exec = exec_ptx, .set_names = ptx_sets,
-                         .rel_names = ptx_rels, .rel = rel_ptx, .cat_prelude = "gpu-partial-co"};
+                         .rel_names = ptx_rels, .rel = rel_ptx, .rel_reads_values = rel_values_ptx,
+                         .cat_prelude = "gpu-partial-co"};

@@ -32,4 +32,5 @@ static const char *const vulkan_sets[] = {
 };
 
 const SemArch sem_vulkan = {.arch = ARCH_VULKAN, .exec = exec_vulkan, .set_names = vulkan_sets,
-                         .rel_names = vulkan_rels, .rel = rel_vulkan, .cat_prelude = "gpu-total-co"};
+                         .rel_names = vulkan_rels, .rel = rel_vulkan, .rel_reads_values = rel_values_vulkan,
+                         .cat_prelude = "gpu-total-co"};
