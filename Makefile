@@ -5,6 +5,7 @@
 #                     public conformance corpus and herd7's graphs when
 #                     ../shared is present
 #   make check-asan   the same under AddressSanitizer + UBSan
+#   make check-asan-quick  unit and regression tests alone under them
 #   make check-tsan   unit and regression tests under ThreadSanitizer
 #   make check-valgrind  regression tests and the article suite under
 #                     valgrind memcheck (slow: not part of make test)
@@ -65,7 +66,7 @@ GPU_SUITES ?= --suite ptx-v6.0 --suite ptx-v7.5 --suite vulkan-nochains
 VERDICTS = $(SHARED)/tools/verdicts
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all test unit regress conform kernel graphs gpu natives install-herd7 check-asan check-tsan check-valgrind bench bench-lkmm fuzz clean test-models install
+.PHONY: all test unit regress conform kernel graphs gpu natives install-herd7 check-asan check-asan-quick check-tsan check-valgrind bench bench-lkmm fuzz clean test-models install
 
 all: $(BIN) $(SERVE_BIN) $(BUILD)/corral.1
 
@@ -189,10 +190,17 @@ graphs: $(BIN)
 	    --models models --jobs $(JOBS) --sample 5 $(MODEL_SUITES); \
 	else echo "graphs: $(SHARED) not present, skipped"; fi
 
-check-asan:
-	$(MAKE) BUILD=build-asan BIN=build-asan/corral \
+ASAN_MAKE = $(MAKE) BUILD=build-asan BIN=build-asan/corral \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  LDFLAGS="-fsanitize=address,undefined" STATIC= test
+	  LDFLAGS="-fsanitize=address,undefined" STATIC=
+
+check-asan:
+	$(ASAN_MAKE) test
+
+# the unit and regression tests alone under ASan+UBSan (minutes, not the
+# whole suite): what to run before landing a change to the semantics
+check-asan-quick:
+	$(ASAN_MAKE) unit regress
 
 # ThreadSanitizer on the unit and regression tests: campaigns at -j N,
 # one test's search and state lines at -j 2 and 3 (a report stops the

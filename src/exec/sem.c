@@ -1110,7 +1110,8 @@ ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out) {
   if (ok) {
     res.n = c.paths.len;
     res.v = arena_alloc(out, sizeof(ThreadPath) * (size_t)(res.n + 1));
-    memcpy(res.v, c.paths.data, sizeof(ThreadPath) * (size_t)res.n);
+    if (res.n > 0)
+      memcpy(res.v, c.paths.data, sizeof(ThreadPath) * (size_t)res.n);
   }
   vec_free(c.ev);
   vec_free(c.nodes);
