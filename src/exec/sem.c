@@ -43,6 +43,11 @@ struct SemCtx {
   const Thread *code;        /* the code running: the thread's or its handler's */
   const Thread *main_code;   /* the thread's */
   int code_base;             /* code_index of code's first entry (test_entry) */
+  int code_thread;           /* the thread whose code `code` is (another
+                                thread's after a jump to its label, as
+                                herd's labels are global) */
+  int *foreign_base;         /* per thread: code_base of its code run by
+                                this thread (beyond this thread's own) */
   bool in_handler;           /* herd's re_exec: in the handler, or running an
                                 instruction again after a handled fault */
   int nentries;              /* entries of the thread and its handler */
@@ -652,22 +657,31 @@ void sem_set_reg_value(SemCtx *c, int reg, SVal v) {
   c->regs[reg].hv = v.hv;
 }
 
+/* The name of entry pc of the current code when no label marks it: '@'
+ * and the index, "@K:index" in thread K's code run by another thread
+ * (return_point). */
+static const char *point_name(SemCtx *c, int pc) {
+  char buf[32];
+  if (c->code_thread != c->thread)
+    snprintf(buf, sizeof buf, "@%d:%d", c->code_thread, pc);
+  else
+    snprintf(buf, sizeof buf, "@%d", pc);
+  return intern_name(&c->prog->labels, intern(&c->prog->labels, buf));
+}
+
 SVal sem_instr_label(SemCtx *c) {
   const char *best = NULL;
   for (int i = c->code_index - 1; i >= 0 && !c->code->entries[i].ins; i--)
     if (!best || strcmp(c->code->entries[i].label, best) < 0) best = c->code->entries[i].label;
   if (best) return sem_label(c, best);
-  char buf[24];
-  snprintf(buf, sizeof buf, "@%d", c->code_index);
-  return sem_label(c, buf);
+  return sem_label(c, point_name(c, c->code_index));
 }
 
 void sem_jump_value(SemCtx *c, SVal target) {
   Val v;
   if (!sem_is_const(c, target, &v) || v.kind != VAL_LABEL)
     sem_error(c, "indirect jump to a value that is not a known label");
-  if (v.sym != c->thread)
-    sem_error(c, "indirect jump to a label of thread P%d", (int)v.sym);
+  /* herd's labels are global: the label may be another thread's code */
   sem_jump(c, intern_name(&c->prog->labels, (int)v.num));
 }
 
@@ -680,9 +694,8 @@ const char *sem_offset_target(SemCtx *c, int64_t bytes, int ins_bytes) {
       sem_error(c, "branch target .%+lld is outside the code", (long long)bytes);
     if (pc == c->code->nentries || c->code->entries[pc].ins) steps += steps > 0 ? -1 : 1;
   }
-  char buf[24];
-  snprintf(buf, sizeof buf, "@%d", pc);
-  return intern_name(&c->prog->labels, intern(&c->prog->labels, buf));
+  const char *name = point_name(c, pc);
+  return intern_name(&c->prog->labels, intern(&c->prog->labels, name));
 }
 
 SVal sem_label(SemCtx *c, const char *label) {
@@ -695,11 +708,7 @@ SVal sem_return_label(SemCtx *c) {
   const char *name = NULL;
   for (int i = next; i < c->code->nentries && !c->code->entries[i].ins && !name; i++)
     name = c->code->entries[i].label;
-  char buf[24];
-  if (!name) {
-    snprintf(buf, sizeof buf, "@%d", next);
-    name = buf;
-  }
+  if (!name) name = point_name(c, next);
   return sem_label(c, name);
 }
 
@@ -731,7 +740,7 @@ typedef struct Mark {
   int resv_size;
   RegState *regs;
   const Thread *code;
-  int code_base;
+  int code_base, code_thread;
   bool in_handler;
 } Mark;
 
@@ -758,6 +767,7 @@ static void mark_save(SemCtx *c, Mark *m, Arena *scratch) {
   m->nbj = c->bj_trail.len;
   m->code = c->code;
   m->code_base = c->code_base;
+  m->code_thread = c->code_thread;
   m->in_handler = c->in_handler;
 }
 
@@ -782,6 +792,7 @@ static void mark_restore(SemCtx *c, const Mark *m) {
   while (c->bj_trail.len > m->nbj) c->backjumps[c->bj_trail.data[--c->bj_trail.len]]--;
   c->code = m->code;
   c->code_base = m->code_base;
+  c->code_thread = m->code_thread;
   c->in_handler = m->in_handler;
 }
 
@@ -856,12 +867,44 @@ static bool return_point(const char *label, int *pc) {
   return true;
 }
 
+static int label_in(const Thread *code, const char *label) {
+  for (int i = 0; i < code->nentries; i++) {
+    const char *l = code->entries[i].label;
+    if (l && strcmp(l, label) == 0) return i;
+  }
+  return -1;
+}
+
+/* Switch to thread k's code (k == c->thread: its own). */
+static void enter_code(SemCtx *c, int k) {
+  c->code = &c->prog->test->threads[k];
+  c->code_thread = k;
+  c->code_base = k == c->thread ? 0 : c->foreign_base[k];
+}
+
+/* The entry of `label`: in the current code, else in a thread's code
+ * (this thread's first), which becomes the current one; -1 if none. */
 static int find_label(SemCtx *c, const char *label) {
   int pc;
-  if (return_point(label, &pc)) return pc < c->code->nentries ? pc : -1;
-  for (int i = 0; i < c->code->nentries; i++) {
-    const char *l = c->code->entries[i].label;
-    if (l && strcmp(l, label) == 0) return i;
+  if (label[0] == '@' && strchr(label, ':')) {
+    int k = atoi(label + 1);
+    pc = atoi(strchr(label, ':') + 1);
+    if (k < 0 || k >= c->prog->nthreads) return -1;
+    enter_code(c, k);
+    return pc <= c->code->nentries ? pc : -1; /* the end: a return after the last */
+  }
+  if (return_point(label, &pc)) {
+    if (c->code_thread != c->thread) enter_code(c, c->thread);
+    return pc <= c->code->nentries ? pc : -1; /* the end: a return after the last */
+  }
+  if ((pc = label_in(c->code, label)) >= 0) return pc;
+  const Test *t = c->prog->test;
+  for (int j = -1; j < t->nthreads; j++) {
+    int k = j < 0 ? c->thread : j;
+    if ((pc = label_in(&t->threads[k], label)) >= 0) {
+      enter_code(c, k);
+      return pc;
+    }
   }
   return -1;
 }
@@ -871,9 +914,15 @@ static void run_from(SemCtx *c, int pc, Arena *scratch);
 /* Continue at `target` (a label) after the instruction at `from`. */
 static void goto_label(SemCtx *c, int from, const char *target,
                        bool counted, Arena *scratch) {
+  int from_thread = c->code_thread;
   int to = find_label(c, target);
   if (to < 0) sem_error(c, "label %s not found in thread P%d", target, c->thread);
-  if (to <= from && counted) {
+  /* herd counts backward jumps to the thread's own code only; its
+   * threads' code lie in thread order (a return from a later thread's
+   * code is backward) */
+  bool back = from_thread == c->code_thread ? to <= from : from_thread > c->code_thread;
+  if (c->code_thread != c->thread) counted = false;
+  if (back && counted) {
     vec_push(c->bj_trail, c->code_base + to);
     if (++c->backjumps[c->code_base + to] > c->unroll) {
       /* The unrolling bound: this path ends here, cut off. */
@@ -899,6 +948,7 @@ static void take_fault(SemCtx *c, int pc, Arena *scratch) {
   if (h) {
     c->code = h;
     c->code_base = c->main_code->nentries;
+    c->code_thread = c->thread;
     c->in_handler = true;
     run_from(c, 0, scratch);
     return;
@@ -919,6 +969,7 @@ static void take_fault(SemCtx *c, int pc, Arena *scratch) {
 static void exception_return(SemCtx *c, Arena *scratch) {
   c->code = c->main_code;
   c->code_base = 0;
+  c->code_thread = c->thread;
   c->in_handler = false;
   goto_label(c, c->code->nentries, c->target, true, scratch);
 }
@@ -979,7 +1030,10 @@ static const Instr *fetch_instruction(SemCtx *c, const Instr *orig, int sym, int
 
 static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
   const Instr *ins = c->code->entries[pc].ins;
-  int fsym = c->prog->ifetch ? c->prog->code_sym[c->thread][pc] : -1;
+  /* fetched: the instructions at code locations of a thread's code (not
+   * of a fault handler) */
+  int fsym = c->prog->ifetch && c->code == &c->prog->test->threads[c->code_thread]
+                 ? c->prog->code_sym[c->code_thread][pc] : -1;
   Mark m;
   ArenaMark am = arena_mark(scratch);
   mark_save(c, &m, scratch);
@@ -1083,6 +1137,12 @@ ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out) {
   c.thread = t;
   c.code = c.main_code = &p->test->threads[t];
   c.nentries = c.code->nentries + (c.code->handler ? c.code->handler->nentries : 0);
+  c.code_thread = t;
+  c.foreign_base = xcalloc((size_t)p->nthreads + 1, sizeof(int));
+  for (int k = 0; k < p->nthreads; k++) {
+    c.foreign_base[k] = c.nentries;
+    c.nentries += p->test->threads[k].nentries + 1;
+  }
   c.unroll = p->unroll;
   if (t == 0) p->hvars = 0; /* herd numbers from S1 for each test */
   c.hv_base = p->hvars;
@@ -1128,6 +1188,7 @@ ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out) {
   free(c.regs);
   free(c.backjumps);
   vec_free(c.bj_trail);
+  free(c.foreign_base);
   if (!ok) err_rethrow(err);
   return res;
 }
