@@ -23,43 +23,47 @@
 #include "program.h"
 #include "sem.h"
 #include "sem_aarch64.h"
-
-typedef struct Vec {
-  SVal ch[AV_CHUNKS];
-} Vec;
+#include "sem_aarch64_vec.h"
 
 static SVal k_(SemCtx *c, int64_t k) { return sem_int(c, k); }
 
 static uint64_t lane_mask(int bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
-static void check_variant(SemCtx *c, const Instr *ins) {
-  if (!(sem_program(c)->simd & AV_VAR_NEON)) {
-    StrBuf b;
-    sb_init(&b);
-    aarch64_simd_print(ins, &b);
-    char text[128];
-    snprintf(text, sizeof text, "%s", sb_cstr(&b));
-    sb_free(&b);
-    sem_error(c, "Neon instruction %s requires -variant neon", text);
-  }
+void av_check(SemCtx *c, const Instr *ins, unsigned bit) {
+  if (sem_program(c)->simd & bit) return;
+  const char *ext = bit == AV_VAR_NEON ? "Neon" : bit == AV_VAR_SVE ? "SVE" : "SME";
+  const char *var = bit == AV_VAR_NEON ? "neon" : bit == AV_VAR_SVE ? "sve" : "sme";
+  StrBuf b;
+  sb_init(&b);
+  aarch64_simd_print(ins, &b);
+  char text[160];
+  snprintf(text, sizeof text, "%s", sb_cstr(&b));
+  sb_free(&b);
+  sem_error(c, "%s instruction %s requires -variant %s", ext, text, var);
+}
+
+int av_vl_bits(SemCtx *c) {
+  const Program *p = sem_program(c);
+  int bits = p->simd & AV_VAR_SME_ASKED ? p->sme_bits : p->sve_bits;
+  return bits ? bits : 128;
 }
 
 /* ------------------------------------------------------------ registers */
 
-static Vec read_vec(SemCtx *c, int n) {
+Vec av_read(SemCtx *c, int n) {
   Vec v;
   for (int k = 0; k < AV_CHUNKS; k++) v.ch[k] = sem_read_reg(c, AA_VCH(n, k));
   return v;
 }
 
-static Vec zero_vec(SemCtx *c) {
+Vec av_zero(SemCtx *c) {
   Vec v;
   for (int k = 0; k < AV_CHUNKS; k++) v.ch[k] = k_(c, 0);
   return v;
 }
 
 /* herd's write_reg_neon_sz: the bits above `bits` cleared. */
-static void write_vec(SemCtx *c, int n, Vec v, int bits) {
+void av_write(SemCtx *c, int n, Vec v, int bits) {
   for (int k = 0; k < AV_CHUNKS; k++) {
     SVal x = v.ch[k];
     if (bits <= 64 * k) x = k_(c, 0);
@@ -73,7 +77,7 @@ static void lane_check(SemCtx *c, int idx, int esize) {
     sem_error(c, "lane %d of %d bits is outside a 128-bit vector", idx, esize);
 }
 
-static SVal get_lane(SemCtx *c, Vec v, int idx, int esize) {
+SVal av_get_lane(SemCtx *c, Vec v, int idx, int esize) {
   lane_check(c, idx, esize);
   int off = idx * esize, k = off / 64, sh = off % 64;
   SVal x = v.ch[k];
@@ -81,7 +85,7 @@ static SVal get_lane(SemCtx *c, Vec v, int idx, int esize) {
   return esize < 64 ? sem_mask(c, x, esize) : x;
 }
 
-static void set_lane(SemCtx *c, Vec *v, int idx, int esize, SVal x) {
+void av_set_lane(SemCtx *c, Vec *v, int idx, int esize, SVal x) {
   lane_check(c, idx, esize);
   int off = idx * esize, k = off / 64, sh = off % 64;
   if (esize == 64) {
@@ -100,38 +104,38 @@ static int view_bits(const Operand *o) {
   return o->sub == AV_VEC && o->imm2 ? (int)(o->imm2 * o->imm) : (int)o->imm;
 }
 
-static int nelem(const Operand *o) { return o->imm2 ? (int)o->imm2 : 128 / (int)o->imm; }
+int av_nelem(const Operand *o) { return o->imm2 ? (int)o->imm2 : 128 / (int)o->imm; }
 
 /* v replicated in the n lanes of a vector (herd's neon_replicate). */
-static Vec replicate(SemCtx *c, SVal x, int n, int esize) {
-  Vec v = zero_vec(c);
-  for (int i = 0; i < n; i++) set_lane(c, &v, i, esize, x);
+Vec av_replicate(SemCtx *c, SVal x, int n, int esize) {
+  Vec v = av_zero(c);
+  for (int i = 0; i < n; i++) av_set_lane(c, &v, i, esize, x);
   return v;
 }
 
 /* A general register read at a size (read_reg_ord_sz). */
-static SVal rd_gpr(SemCtx *c, const Operand *o) {
+SVal av_rd_gpr(SemCtx *c, const Operand *o) {
   if (o->reg == AA_ZR) return k_(c, 0);
   SVal v = sem_read_reg(c, o->reg);
   return o->sub == AA_W ? sem_mask(c, v, 32) : v;
 }
 
-static void wr_gpr(SemCtx *c, const Operand *o, SVal v) {
+void av_wr_gpr(SemCtx *c, const Operand *o, SVal v) {
   if (o->reg != AA_ZR) sem_write_reg(c, o->reg, v);
 }
 
 /* --------------------------------------------------------------- memory */
 
-static SVal addr_plus(SemCtx *c, SVal a, int64_t k) {
+SVal av_addr_plus(SemCtx *c, SVal a, int64_t k) {
   return k ? sem_op(c, S_ADD, a, k_(c, k)) : a;
 }
 
 /* Post-indexing of the structure forms: Xn += #k or Xm. */
 static void post_index(SemCtx *c, const Operand *m, SVal base) {
   if (m->sub == AA_AM_POST && m->imm)
-    sem_write_reg(c, m->reg, addr_plus(c, base, m->imm));
+    sem_write_reg(c, m->reg, av_addr_plus(c, base, m->imm));
   else if (m->sub == AV_AM_POSTREG)
-    sem_write_reg(c, m->reg, sem_op(c, S_ADD, base, rd_gpr(c, &(Operand){.reg = m->reg2})));
+    sem_write_reg(c, m->reg, sem_op(c, S_ADD, base, av_rd_gpr(c, &(Operand){.reg = m->reg2})));
 }
 
 /* LD1..LD4 / ST1..ST4 {..}[i] and LD1R..LD4R: register j's element at
@@ -145,17 +149,17 @@ static void single_structure(SemCtx *c, const Instr *ins) {
   SVal base = sem_read_reg(c, m->reg);
   for (int j = 0; j < l->reg2; j++) {
     int r = (l->reg + j) % 32;
-    SVal a = addr_plus(c, base, (int64_t)j * es / 8);
+    SVal a = av_addr_plus(c, base, (int64_t)j * es / 8);
     if (store) {
-      sem_store(c, a, get_lane(c, read_vec(c, r), idx, es), es / 8, tags);
+      sem_store(c, a, av_get_lane(c, av_read(c, r), idx, es), es / 8, tags);
     } else if (rep) {
       SVal v = sem_load(c, a, es / 8, tags);
-      write_vec(c, r, replicate(c, v, nelem(l), es), 128);
+      av_write(c, r, av_replicate(c, v, av_nelem(l), es), 128);
     } else {
       SVal v = sem_load(c, a, es / 8, tags);
-      Vec old = read_vec(c, r);
-      set_lane(c, &old, idx, es, v);
-      write_vec(c, r, old, 128);
+      Vec old = av_read(c, r);
+      av_set_lane(c, &old, idx, es, v);
+      av_write(c, r, old, 128);
     }
   }
   post_index(c, m, base);
@@ -174,14 +178,14 @@ static void multiple_structure(SemCtx *c, const Instr *ins) {
       int j = contiguous ? outer : inner, i = contiguous ? inner : outer;
       int r = (l->reg + j) % 32;
       int64_t off = contiguous ? (int64_t)(i + j * ne) * es / 8 : (int64_t)(i * n + j) * es / 8;
-      SVal a = addr_plus(c, base, off);
+      SVal a = av_addr_plus(c, base, off);
       if (store) {
-        sem_store(c, a, get_lane(c, read_vec(c, r), i, es), es / 8, 0);
+        sem_store(c, a, av_get_lane(c, av_read(c, r), i, es), es / 8, 0);
       } else {
         SVal v = sem_load(c, a, es / 8, 0);
-        Vec old = read_vec(c, r);
-        set_lane(c, &old, i, es, v);
-        write_vec(c, r, old, 128);
+        Vec old = av_read(c, r);
+        av_set_lane(c, &old, i, es, v);
+        av_write(c, r, old, 128);
       }
     }
   post_index(c, m, base);
@@ -191,22 +195,22 @@ static void multiple_structure(SemCtx *c, const Instr *ins) {
  * 64-bit accesses). */
 static void scalar_load(SemCtx *c, const Operand *r, SVal a, uint64_t tags) {
   int bits = (int)r->imm;
-  Vec v = zero_vec(c);
+  Vec v = av_zero(c);
   if (bits == 128) {
     v.ch[0] = sem_load(c, a, 8, tags);
-    v.ch[1] = sem_load(c, addr_plus(c, a, 8), 8, tags);
+    v.ch[1] = sem_load(c, av_addr_plus(c, a, 8), 8, tags);
   } else {
     v.ch[0] = sem_load(c, a, bits / 8, tags);
   }
-  write_vec(c, r->reg, v, bits);
+  av_write(c, r->reg, v, bits);
 }
 
 static void scalar_store(SemCtx *c, const Operand *r, SVal a, uint64_t tags) {
   int bits = (int)r->imm;
-  Vec v = read_vec(c, r->reg);
+  Vec v = av_read(c, r->reg);
   if (bits == 128) {
     sem_store(c, a, v.ch[0], 8, tags);
-    sem_store(c, addr_plus(c, a, 8), v.ch[1], 8, tags);
+    sem_store(c, av_addr_plus(c, a, 8), v.ch[1], 8, tags);
   } else {
     sem_store(c, a, bits < 64 ? sem_mask(c, v.ch[0], bits) : v.ch[0], bits / 8, tags);
   }
@@ -227,7 +231,7 @@ static void pair(SemCtx *c, const Instr *ins) {
   SVal a = aarch64_address(c, m);
   int bytes = (int)ins->ops[0].imm / 8;
   for (int i = 0; i < 2; i++) {
-    SVal ai = addr_plus(c, a, (int64_t)i * bytes);
+    SVal ai = av_addr_plus(c, a, (int64_t)i * bytes);
     if (ins->op == AV_LDP) scalar_load(c, &ins->ops[i], ai, 0);
     else scalar_store(c, &ins->ops[i], ai, 0);
   }
@@ -249,7 +253,7 @@ static void movi_v(SemCtx *c, const Instr *ins) {
     if (!ok) sem_error(c, "illegal shift in %d-bit instruction movi", es);
     k = (int64_t)((uint64_t)k << s);
   }
-  write_vec(c, o[0].reg, replicate(c, k_(c, k), nelem(&o[0]), es), view_bits(&o[0]));
+  av_write(c, o[0].reg, av_replicate(c, k_(c, k), av_nelem(&o[0]), es), view_bits(&o[0]));
 }
 
 static SVal op3(SemCtx *c, int op, SVal a, SVal b) {
@@ -264,7 +268,9 @@ static SVal op3(SemCtx *c, int op, SVal a, SVal b) {
 
 void aarch64_simd_exec(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
-  check_variant(c, ins);
+  if (ins->op >= AV_SMSTART) return aarch64_sme_exec(c, ins);
+  if (ins->op >= AV_PTRUE) return aarch64_sve_exec(c, ins);
+  av_check(c, ins, AV_VAR_NEON);
   switch ((AVOp)ins->op) {
   case AV_LDST_LANE:
   case AV_LDNR: single_structure(c, ins); return;
@@ -275,75 +281,75 @@ void aarch64_simd_exec(SemCtx *c, const Instr *ins) {
   case AV_STP: pair(c, ins); return;
   case AV_MOVI_V: movi_v(c, ins); return;
   case AV_MOVI_S: { /* herd: Dd <- k */
-    Vec v = zero_vec(c);
+    Vec v = av_zero(c);
     v.ch[0] = k_(c, o[1].imm);
-    write_vec(c, o[0].reg, v, 64);
+    av_write(c, o[0].reg, v, 64);
     return;
   }
   case AV_MOV_VE: {
-    SVal x = get_lane(c, read_vec(c, o[2].reg), (int)o[3].imm, (int)o[2].imm);
-    Vec d = read_vec(c, o[0].reg);
-    set_lane(c, &d, (int)o[1].imm, (int)o[0].imm, x);
-    write_vec(c, o[0].reg, d, 128);
+    SVal x = av_get_lane(c, av_read(c, o[2].reg), (int)o[3].imm, (int)o[2].imm);
+    Vec d = av_read(c, o[0].reg);
+    av_set_lane(c, &d, (int)o[1].imm, (int)o[0].imm, x);
+    av_write(c, o[0].reg, d, 128);
     return;
   }
   case AV_MOV_FG: {
-    SVal x = rd_gpr(c, &o[2]);
-    Vec d = read_vec(c, o[0].reg);
-    set_lane(c, &d, (int)o[1].imm, (int)o[0].imm, x);
-    write_vec(c, o[0].reg, d, 128);
+    SVal x = av_rd_gpr(c, &o[2]);
+    Vec d = av_read(c, o[0].reg);
+    av_set_lane(c, &d, (int)o[1].imm, (int)o[0].imm, x);
+    av_write(c, o[0].reg, d, 128);
     return;
   }
   case AV_MOV_TG:
-    wr_gpr(c, &o[0], get_lane(c, read_vec(c, o[1].reg), (int)o[2].imm, (int)o[1].imm));
+    av_wr_gpr(c, &o[0], av_get_lane(c, av_read(c, o[1].reg), (int)o[2].imm, (int)o[1].imm));
     return;
-  case AV_MOV_V: write_vec(c, o[0].reg, read_vec(c, o[1].reg), 128); return;
+  case AV_MOV_V: av_write(c, o[0].reg, av_read(c, o[1].reg), 128); return;
   case AV_MOV_S: {
-    Vec d = zero_vec(c);
-    d.ch[0] = get_lane(c, read_vec(c, o[1].reg), (int)o[2].imm, (int)o[1].imm);
-    write_vec(c, o[0].reg, d, (int)o[0].imm);
+    Vec d = av_zero(c);
+    d.ch[0] = av_get_lane(c, av_read(c, o[1].reg), (int)o[2].imm, (int)o[1].imm);
+    av_write(c, o[0].reg, d, (int)o[0].imm);
     return;
   }
   case AV_DUP:
-    write_vec(c, o[0].reg, replicate(c, rd_gpr(c, &o[1]), nelem(&o[0]), (int)o[0].imm),
+    av_write(c, o[0].reg, av_replicate(c, av_rd_gpr(c, &o[1]), av_nelem(&o[0]), (int)o[0].imm),
               view_bits(&o[0]));
     return;
   case AV_ADDV: {
-    Vec s = read_vec(c, o[1].reg);
+    Vec s = av_read(c, o[1].reg);
     SVal sum = k_(c, 0);
-    for (int i = 0; i < nelem(&o[1]); i++)
-      sum = sem_op(c, S_ADD, sum, get_lane(c, s, i, (int)o[1].imm));
-    Vec d = zero_vec(c);
+    for (int i = 0; i < av_nelem(&o[1]); i++)
+      sum = sem_op(c, S_ADD, sum, av_get_lane(c, s, i, (int)o[1].imm));
+    Vec d = av_zero(c);
     d.ch[0] = sum;
-    write_vec(c, o[0].reg, d, (int)o[0].imm);
+    av_write(c, o[0].reg, d, (int)o[0].imm);
     return;
   }
   case AV_FMOV: /* herd: Rd <- the register's low 64 bits, unmasked */
-    wr_gpr(c, &o[0], read_vec(c, o[1].reg).ch[0]);
+    av_wr_gpr(c, &o[0], av_read(c, o[1].reg).ch[0]);
     return;
   case AV_OP3: {
     int op = AA_FLAG_X(ins->flags);
     if (op != AA_EOR) sem_unsupported(c, "herd7 has no semantics for it");
-    Vec b = read_vec(c, o[2].reg), a = read_vec(c, o[1].reg), d;
+    Vec b = av_read(c, o[2].reg), a = av_read(c, o[1].reg), d;
     for (int k = 0; k < AV_CHUNKS; k++) d.ch[k] = op3(c, op, a.ch[k], b.ch[k]);
-    write_vec(c, o[0].reg, d, view_bits(&o[0]));
+    av_write(c, o[0].reg, d, view_bits(&o[0]));
     return;
   }
   case AV_ADD_V: {
-    Vec b = read_vec(c, o[2].reg), a = read_vec(c, o[1].reg), d = zero_vec(c);
+    Vec b = av_read(c, o[2].reg), a = av_read(c, o[1].reg), d = av_zero(c);
     int es = (int)o[0].imm;
-    for (int i = 0; i < nelem(&o[0]); i++)
-      set_lane(c, &d, i, es, sem_op(c, S_ADD, get_lane(c, a, i, es), get_lane(c, b, i, es)));
-    write_vec(c, o[0].reg, d, 128);
+    for (int i = 0; i < av_nelem(&o[0]); i++)
+      av_set_lane(c, &d, i, es, sem_op(c, S_ADD, av_get_lane(c, a, i, es), av_get_lane(c, b, i, es)));
+    av_write(c, o[0].reg, d, 128);
     return;
   }
   case AV_ADD_S: { /* the low 64 bits of the sum of the registers */
-    Vec b = read_vec(c, o[2].reg), a = read_vec(c, o[1].reg), d = zero_vec(c);
+    Vec b = av_read(c, o[2].reg), a = av_read(c, o[1].reg), d = av_zero(c);
     d.ch[0] = sem_op(c, S_ADD, a.ch[0], b.ch[0]);
-    write_vec(c, o[0].reg, d, 64);
+    av_write(c, o[0].reg, d, 64);
     return;
   }
-  case AV_LAST: break;
+  default: break;
   }
   sem_unsupported(c, NULL);
 }
@@ -354,9 +360,10 @@ void program_set_simd(Program *p, const char *const *vars, int nv) {
     const char *v = vars[i];
     if (!strcmp(v, "neon")) p->simd |= AV_VAR_NEON;
     else if (!strcmp(v, "sve")) p->simd |= AV_VAR_NEON | AV_VAR_SVE;
-    else if (!strcmp(v, "sme")) p->simd |= AV_VAR_NEON | AV_VAR_SVE | AV_VAR_SME;
+    else if (!strcmp(v, "sme")) p->simd |= AV_VAR_NEON | AV_VAR_SVE | AV_VAR_SME | AV_VAR_SME_ASKED;
     else if (!strncmp(v, "sve:", 4)) p->simd |= AV_VAR_NEON | AV_VAR_SVE, p->sve_bits = atoi(v + 4);
     else if (!strncmp(v, "sme:", 4))
-      p->simd |= AV_VAR_NEON | AV_VAR_SVE | AV_VAR_SME, p->sme_bits = atoi(v + 4);
+      p->simd |= AV_VAR_NEON | AV_VAR_SVE | AV_VAR_SME | AV_VAR_SME_ASKED,
+      p->sme_bits = atoi(v + 4);
   }
 }

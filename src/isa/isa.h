@@ -51,6 +51,9 @@ enum {
    * locations holding them, and -variant ifetch runs self-modifying code
    * (exec/ifetch.c) */
   ISA_INSTR_VALUES = 1u << 8,
+  /* thread headers may carry herd's procRules annotations, P0:a,b;
+   * corral accepts the empty list, P0: */
+  ISA_PROC_ANNOT = 1u << 9,
 };
 
 typedef enum Arch {

@@ -331,6 +331,41 @@ static void parse_mem(AsmScan *s, Instr *ins, Parsed *pp) {
   }
 }
 
+const char *const aarch64_sve_patterns[] = {
+    "POW2", "VL1",  "VL2",   "VL3",   "VL4",  "VL5",  "VL6",  "VL7", "VL8",
+    "VL16", "VL32", "VL64", "VL128", "VL256", "MUL4", "MUL3", "ALL", NULL};
+
+/* Operand names that are not registers: SVE patterns (p), MUL #k (u),
+ * SMSTART's SM / ZA (n). */
+static bool special_name(AsmScan *s, Instr *ins, Parsed *pp, const char *u) {
+  for (int i = 0; aarch64_sve_patterns[i]; i++)
+    if (!strcmp(u, aarch64_sve_patterns[i])) {
+      asm_next(s);
+      Operand *o = asm_add_op(s, ins, OPK_IMM);
+      o->sub = AV_K_PATTERN;
+      o->imm = i;
+      add_sig(s, pp, 'p');
+      return true;
+    }
+  if (!strcmp(u, "MUL")) {
+    asm_next(s);
+    Operand *o = asm_add_op(s, ins, OPK_IMM);
+    o->sub = AV_K_MUL;
+    o->imm = parse_k(s);
+    add_sig(s, pp, 'u');
+    return true;
+  }
+  if (!strcmp(u, "SM") || !strcmp(u, "ZA")) {
+    asm_next(s);
+    Operand *o = asm_add_op(s, ins, OPK_IMM);
+    o->sub = AV_K_MODE;
+    o->imm = u[0] == 'S' ? 1 : 2;
+    add_sig(s, pp, 'n');
+    return true;
+  }
+  return false;
+}
+
 /* Every operand, into ins and its signature. */
 static void parse_operands(AsmScan *s, Instr *ins, Parsed *pp) {
   if (s->tok.kind == AT_END) return;
@@ -345,6 +380,8 @@ static void parse_operands(AsmScan *s, Instr *ins, Parsed *pp) {
     } else if (aarch64_at_k(s)) {
       asm_add_op(s, ins, OPK_IMM)->imm = aarch64_parse_k(s);
       add_sig(s, pp, 'k');
+    } else if (tok_upname(s, u, sizeof u) && special_name(s, ins, pp, u)) {
+      /* a pattern, MUL #k, SM or ZA */
     } else if (tok_upname(s, u, sizeof u) && (!strcmp(u, "LSL") || !strcmp(u, "MSL"))) {
       asm_next(s);
       Operand *o = asm_add_op(s, ins, OPK_IMM);
@@ -369,48 +406,113 @@ typedef struct Form {
   const char *sig;   /* operand signature */
   AVOp op;
   int x;             /* AA_FLAG_X */
+  int size;          /* AA_FLAG_SIZE */
 } Form;
 
 enum { ST = 8, ORD = 16 };
 
 static const Form forms[] = {
-    {"LD1", "Lim", AV_LDST_LANE, 1},  {"LD2", "Lim", AV_LDST_LANE, 2},
-    {"LD3", "Lim", AV_LDST_LANE, 3},  {"LD4", "Lim", AV_LDST_LANE, 4},
-    {"ST1", "Lim", AV_LDST_LANE, 1 | ST}, {"ST2", "Lim", AV_LDST_LANE, 2 | ST},
-    {"ST3", "Lim", AV_LDST_LANE, 3 | ST}, {"ST4", "Lim", AV_LDST_LANE, 4 | ST},
-    {"LDAP1", "Lim", AV_LDST_LANE, 1 | ORD}, {"STL1", "Lim", AV_LDST_LANE, 1 | ST | ORD},
-    {"LD1", "Lm", AV_LDST_MULT, 1},   {"LD2", "Lm", AV_LDST_MULT, 2},
-    {"LD3", "Lm", AV_LDST_MULT, 3},   {"LD4", "Lm", AV_LDST_MULT, 4},
-    {"ST1", "Lm", AV_LDST_MULT, 1 | ST}, {"ST2", "Lm", AV_LDST_MULT, 2 | ST},
-    {"ST3", "Lm", AV_LDST_MULT, 3 | ST}, {"ST4", "Lm", AV_LDST_MULT, 4 | ST},
-    {"LD1R", "Lm", AV_LDNR, 1},       {"LD2R", "Lm", AV_LDNR, 2},
-    {"LD3R", "Lm", AV_LDNR, 3},       {"LD4R", "Lm", AV_LDNR, 4},
-    {"LDR", "sm", AV_LDR, AV_M_PLAIN}, {"LDUR", "sm", AV_LDR, AV_M_UNSCALED},
-    {"LDAPUR", "sm", AV_LDR, AV_M_ORDERED}, {"STR", "sm", AV_STR, AV_M_PLAIN},
-    {"STUR", "sm", AV_STR, AV_M_UNSCALED}, {"STLUR", "sm", AV_STR, AV_M_ORDERED},
-    {"LDP", "ssm", AV_LDP, 0},        {"LDNP", "ssm", AV_LDP, 1},
-    {"STP", "ssm", AV_STP, 0},        {"STNP", "ssm", AV_STP, 1},
-    {"MOVI", "Vk", AV_MOVI_V, 0},     {"MOVI", "Vkh", AV_MOVI_V, 0},
-    {"MOVI", "sk", AV_MOVI_S, 0},
-    {"MOV", "ViVi", AV_MOV_VE, 0},    {"INS", "ViVi", AV_MOV_VE, 0},
-    {"MOV", "Vix", AV_MOV_FG, 0},     {"MOV", "Viw", AV_MOV_FG, 0},
-    {"INS", "Vix", AV_MOV_FG, 0},     {"INS", "Viw", AV_MOV_FG, 0},
-    {"MOV", "xVi", AV_MOV_TG, 0},     {"MOV", "wVi", AV_MOV_TG, 0},
-    {"UMOV", "xVi", AV_MOV_TG, 0},    {"UMOV", "wVi", AV_MOV_TG, 0},
-    {"MOV", "VV", AV_MOV_V, 0},       {"MOV", "sVi", AV_MOV_S, 0},
-    {"DUP", "Vx", AV_DUP, 0},         {"DUP", "Vw", AV_DUP, 0},
-    {"ADDV", "sV", AV_ADDV, 0},       {"FMOV", "ws", AV_FMOV, 0},
-    {"FMOV", "xs", AV_FMOV, 0},       {"EOR", "VVV", AV_OP3, AA_EOR},
-    {"ORR", "VVV", AV_OP3, AA_ORR},   {"AND", "VVV", AV_OP3, AA_AND},
-    {"BIC", "VVV", AV_OP3, AA_BIC},   {"ORN", "VVV", AV_OP3, AA_ORN},
-    {"ADD", "VVV", AV_ADD_V, 0},      {"ADD", "sss", AV_ADD_S, 0},
+    {"LD1", "Lim", AV_LDST_LANE, 1, 0},  {"LD2", "Lim", AV_LDST_LANE, 2, 0},
+    {"LD3", "Lim", AV_LDST_LANE, 3, 0},  {"LD4", "Lim", AV_LDST_LANE, 4, 0},
+    {"ST1", "Lim", AV_LDST_LANE, 1 | ST, 0}, {"ST2", "Lim", AV_LDST_LANE, 2 | ST, 0},
+    {"ST3", "Lim", AV_LDST_LANE, 3 | ST, 0}, {"ST4", "Lim", AV_LDST_LANE, 4 | ST, 0},
+    {"LDAP1", "Lim", AV_LDST_LANE, 1 | ORD, 0}, {"STL1", "Lim", AV_LDST_LANE, 1 | ST | ORD, 0},
+    {"LD1", "Lm", AV_LDST_MULT, 1, 0},   {"LD2", "Lm", AV_LDST_MULT, 2, 0},
+    {"LD3", "Lm", AV_LDST_MULT, 3, 0},   {"LD4", "Lm", AV_LDST_MULT, 4, 0},
+    {"ST1", "Lm", AV_LDST_MULT, 1 | ST, 0}, {"ST2", "Lm", AV_LDST_MULT, 2 | ST, 0},
+    {"ST3", "Lm", AV_LDST_MULT, 3 | ST, 0}, {"ST4", "Lm", AV_LDST_MULT, 4 | ST, 0},
+    {"LD1R", "Lm", AV_LDNR, 1, 0},       {"LD2R", "Lm", AV_LDNR, 2, 0},
+    {"LD3R", "Lm", AV_LDNR, 3, 0},       {"LD4R", "Lm", AV_LDNR, 4, 0},
+    {"LDR", "sm", AV_LDR, AV_M_PLAIN, 0}, {"LDUR", "sm", AV_LDR, AV_M_UNSCALED, 0},
+    {"LDAPUR", "sm", AV_LDR, AV_M_ORDERED, 0}, {"STR", "sm", AV_STR, AV_M_PLAIN, 0},
+    {"STUR", "sm", AV_STR, AV_M_UNSCALED, 0}, {"STLUR", "sm", AV_STR, AV_M_ORDERED, 0},
+    {"LDP", "ssm", AV_LDP, 0, 0},        {"LDNP", "ssm", AV_LDP, 1, 0},
+    {"STP", "ssm", AV_STP, 0, 0},        {"STNP", "ssm", AV_STP, 1, 0},
+    {"MOVI", "Vk", AV_MOVI_V, 0, 0},     {"MOVI", "Vkh", AV_MOVI_V, 0, 0},
+    {"MOVI", "sk", AV_MOVI_S, 0, 0},
+    {"MOV", "ViVi", AV_MOV_VE, 0, 0},    {"INS", "ViVi", AV_MOV_VE, 0, 0},
+    {"MOV", "Vix", AV_MOV_FG, 0, 0},     {"MOV", "Viw", AV_MOV_FG, 0, 0},
+    {"INS", "Vix", AV_MOV_FG, 0, 0},     {"INS", "Viw", AV_MOV_FG, 0, 0},
+    {"MOV", "xVi", AV_MOV_TG, 0, 0},     {"MOV", "wVi", AV_MOV_TG, 0, 0},
+    {"UMOV", "xVi", AV_MOV_TG, 0, 0},    {"UMOV", "wVi", AV_MOV_TG, 0, 0},
+    {"MOV", "VV", AV_MOV_V, 0, 0},       {"MOV", "sVi", AV_MOV_S, 0, 0},
+    {"DUP", "Vx", AV_DUP, 0, 0},         {"DUP", "Vw", AV_DUP, 0, 0},
+    {"ADDV", "sV", AV_ADDV, 0, 0},       {"FMOV", "ws", AV_FMOV, 0, 0},
+    {"FMOV", "xs", AV_FMOV, 0, 0},       {"EOR", "VVV", AV_OP3, AA_EOR, 0},
+    {"ORR", "VVV", AV_OP3, AA_ORR, 0},   {"AND", "VVV", AV_OP3, AA_AND, 0},
+    {"BIC", "VVV", AV_OP3, AA_BIC, 0},   {"ORN", "VVV", AV_OP3, AA_ORN, 0},
+    {"ADD", "VVV", AV_ADD_V, 0, 0},      {"ADD", "sss", AV_ADD_S, 0, 0},
+    /* SVE */
+    {"PTRUE", "P", AV_PTRUE, 0, 0},      {"PTRUE", "Pp", AV_PTRUE, 0, 0},
+    {"WHILELT", "Pxx", AV_WHILE, AV_WLT, 0}, {"WHILELT", "Pww", AV_WHILE, AV_WLT, 0},
+    {"WHILELE", "Pxx", AV_WHILE, AV_WLE, 0}, {"WHILELE", "Pww", AV_WHILE, AV_WLE, 0},
+    {"WHILELO", "Pxx", AV_WHILE, AV_WLO, 0}, {"WHILELO", "Pww", AV_WHILE, AV_WLO, 0},
+    {"WHILELS", "Pxx", AV_WHILE, AV_WLS, 0}, {"WHILELS", "Pww", AV_WHILE, AV_WLS, 0},
+    {"UADDV", "sPZ", AV_UADDV, 0, 0},
+    {"LD1B", "zMm", AV_LDSV, 1, 0},   {"LD1H", "zMm", AV_LDSV, 1, 1},
+    {"LD1W", "zMm", AV_LDSV, 1, 2},   {"LD1D", "zMm", AV_LDSV, 1, 3},
+    {"LD2B", "zMm", AV_LDSV, 2, 0},   {"LD2H", "zMm", AV_LDSV, 2, 1},
+    {"LD2W", "zMm", AV_LDSV, 2, 2},   {"LD2D", "zMm", AV_LDSV, 2, 3},
+    {"LD3B", "zMm", AV_LDSV, 3, 0},   {"LD3H", "zMm", AV_LDSV, 3, 1},
+    {"LD3W", "zMm", AV_LDSV, 3, 2},   {"LD3D", "zMm", AV_LDSV, 3, 3},
+    {"LD4B", "zMm", AV_LDSV, 4, 0},   {"LD4H", "zMm", AV_LDSV, 4, 1},
+    {"LD4W", "zMm", AV_LDSV, 4, 2},   {"LD4D", "zMm", AV_LDSV, 4, 3},
+    {"ST1B", "zPm", AV_STSV, 1, 0},   {"ST1H", "zPm", AV_STSV, 1, 1},
+    {"ST1W", "zPm", AV_STSV, 1, 2},   {"ST1D", "zPm", AV_STSV, 1, 3},
+    {"ST2B", "zPm", AV_STSV, 2, 0},   {"ST2H", "zPm", AV_STSV, 2, 1},
+    {"ST2W", "zPm", AV_STSV, 2, 2},   {"ST2D", "zPm", AV_STSV, 2, 3},
+    {"ST3B", "zPm", AV_STSV, 3, 0},   {"ST3H", "zPm", AV_STSV, 3, 1},
+    {"ST3W", "zPm", AV_STSV, 3, 2},   {"ST3D", "zPm", AV_STSV, 3, 3},
+    {"ST4B", "zPm", AV_STSV, 4, 0},   {"ST4H", "zPm", AV_STSV, 4, 1},
+    {"ST4W", "zPm", AV_STSV, 4, 2},   {"ST4D", "zPm", AV_STSV, 4, 3},
+    {"MOV", "Zk", AV_MOV_SV, 0, 0},      {"MOV", "Zkh", AV_MOV_SV, 0, 0},
+    {"DUP", "Zx", AV_DUP_SV, 0, 0},      {"DUP", "Zw", AV_DUP_SV, 0, 0},
+    {"ADD", "ZZZ", AV_ADD_SV, 0, 0},     {"EOR", "ZZZ", AV_OP3_SV, AA_EOR, 0},
+    {"ORR", "ZZZ", AV_OP3_SV, AA_ORR, 0}, {"AND", "ZZZ", AV_OP3_SV, AA_AND, 0},
+    {"BIC", "ZZZ", AV_OP3_SV, AA_BIC, 0}, {"NEG", "ZMZ", AV_NEG_SV, 0, 0},
+    {"MOVPRFX", "ZMZ", AV_MOVPRFX, 0, 0},
+    {"INDEX", "Zxk", AV_INDEX, 0, 0},    {"INDEX", "Zwk", AV_INDEX, 0, 0},
+    {"INDEX", "Zkx", AV_INDEX, 0, 0},    {"INDEX", "Zkw", AV_INDEX, 0, 0},
+    {"INDEX", "Zxx", AV_INDEX, 0, 0},    {"INDEX", "Zww", AV_INDEX, 0, 0},
+    {"INDEX", "Zkk", AV_INDEX, 0, 0},
+    {"RDVL", "xk", AV_RDVL, 0, 0},       {"ADDVL", "xxk", AV_ADDVL, 0, 0},
+    {"CNTB", "x", AV_CNTINC, 0, 0},   {"CNTH", "x", AV_CNTINC, 0, 1},
+    {"CNTW", "x", AV_CNTINC, 0, 2},   {"CNTD", "x", AV_CNTINC, 0, 3},
+    {"INCB", "x", AV_CNTINC, 4, 0},   {"INCH", "x", AV_CNTINC, 4, 1},
+    {"INCW", "x", AV_CNTINC, 4, 2},   {"INCD", "x", AV_CNTINC, 4, 3},
+    {"CNTB", "xp", AV_CNTINC, 0, 0},  {"CNTH", "xp", AV_CNTINC, 0, 1},
+    {"CNTW", "xp", AV_CNTINC, 0, 2},  {"CNTD", "xp", AV_CNTINC, 0, 3},
+    {"INCB", "xp", AV_CNTINC, 4, 0},  {"INCH", "xp", AV_CNTINC, 4, 1},
+    {"INCW", "xp", AV_CNTINC, 4, 2},  {"INCD", "xp", AV_CNTINC, 4, 3},
+    {"CNTB", "xpu", AV_CNTINC, 0, 0}, {"CNTH", "xpu", AV_CNTINC, 0, 1},
+    {"CNTW", "xpu", AV_CNTINC, 0, 2}, {"CNTD", "xpu", AV_CNTINC, 0, 3},
+    {"INCB", "xpu", AV_CNTINC, 4, 0}, {"INCH", "xpu", AV_CNTINC, 4, 1},
+    {"INCW", "xpu", AV_CNTINC, 4, 2}, {"INCD", "xpu", AV_CNTINC, 4, 3},
+    /* SME */
+    {"SMSTART", "", AV_SMSTART, 0, 0},   {"SMSTART", "n", AV_SMSTART, 0, 0},
+    {"SMSTOP", "", AV_SMSTOP, 0, 0},     {"SMSTOP", "n", AV_SMSTOP, 0, 0},
+    {"LD1B", "AwkMm", AV_LDZA, 0, 0}, {"LD1H", "AwkMm", AV_LDZA, 0, 1},
+    {"LD1W", "AwkMm", AV_LDZA, 0, 2}, {"LD1D", "AwkMm", AV_LDZA, 0, 3},
+    {"ST1B", "AwkPm", AV_STZA, 0, 0}, {"ST1H", "AwkPm", AV_STZA, 0, 1},
+    {"ST1W", "AwkPm", AV_STZA, 0, 2}, {"ST1D", "AwkPm", AV_STZA, 0, 3},
+    {"MOVA", "AwkMZ", AV_MOVA_VT, 0, 0}, {"MOVA", "ZMAwk", AV_MOVA_TV, 0, 0},
+    {"ADDHA", "AMMZ", AV_ADDA, 0, 0},    {"ADDVA", "AMMZ", AV_ADDA, 1, 0},
 };
 
 /* Mnemonics that are vector instructions whatever their operands. */
 static bool vector_only(const char *u) {
   static const char *const only[] = {"LD1", "LD2", "LD3", "LD4", "ST1", "ST2", "ST3",
                                      "ST4", "LD1R", "LD2R", "LD3R", "LD4R", "LDAP1",
-                                     "STL1", "MOVI", "INS", "UMOV", "DUP", "ADDV", "FMOV"};
+                                     "STL1", "MOVI", "INS", "UMOV", "DUP", "ADDV", "FMOV",
+                                     "PTRUE", "WHILELT", "WHILELE", "WHILELO", "WHILELS",
+                                     "UADDV", "MOVPRFX", "INDEX", "RDVL", "ADDVL", "CNTB",
+                                     "CNTH", "CNTW", "CNTD", "INCB", "INCH", "INCW", "INCD",
+                                     "SMSTART", "SMSTOP", "MOVA", "ADDHA", "ADDVA",
+                                     "LD1B", "LD1H", "LD1W", "LD1D", "LD2B", "LD2H", "LD2W",
+                                     "LD2D", "LD3B", "LD3H", "LD3W", "LD3D", "LD4B", "LD4H",
+                                     "LD4W", "LD4D", "ST1B", "ST1H", "ST1W", "ST1D", "ST2B",
+                                     "ST2H", "ST2W", "ST2D", "ST3B", "ST3H", "ST3W", "ST3D",
+                                     "ST4B", "ST4H", "ST4W", "ST4D"};
   for (size_t i = 0; i < ARRAY_LEN(only); i++)
     if (!strcmp(u, only[i])) return true;
   return false;
@@ -479,6 +581,51 @@ static void check_form(AsmScan *s, const Instr *ins, const Form *f) {
     for (int i = 0; i < 3; i++)
       if (o[i].imm != 64) asm_error(s, "expected D registers");
     break;
+  case AV_PTRUE:
+  case AV_WHILE:
+    if (!o[0].imm) asm_error(s, "expected a predicate with an element size");
+    break;
+  case AV_UADDV:
+    if (o[0].imm != 64 || o[1].imm) asm_error(s, "expected UADDV Dd,Pg,Zn.<T>");
+    break;
+  case AV_LDSV:
+  case AV_STSV: {
+    const Operand *m = &o[ins->nops - 1];
+    if (o[0].reg2 != f->x) asm_error(s, "expected %d registers", f->x);
+    if (f->op == AV_LDSV ? o[1].imm2 != 'Z' : o[1].imm != 0) asm_error(s, "bad predicate");
+    if (m->sub == AA_AM_PRE || m->sub == AA_AM_POST || m->sub == AV_AM_POSTREG ||
+        (m->sub == AA_AM_REG && m->imm != AA_X) || m->sub == AA_AM_UXTW ||
+        m->sub == AA_AM_SXTW || m->sub == AA_AM_SXTX)
+      asm_error(s, "bad addressing mode");
+    if (m->sub == AV_AM_ZIDX && f->x != 1) asm_error(s, "bad addressing mode");
+    if ((8 << f->size) > o[0].imm) asm_error(s, "elements narrower than the access");
+    break;
+  }
+  case AV_OP3_SV:
+    if (o[0].imm != 64 || o[1].imm != 64 || o[2].imm != 64) asm_error(s, "expected .D registers");
+    break;
+  case AV_NEG_SV:
+    if (o[1].imm2 != 'M') asm_error(s, "expected a merging predicate");
+    break;
+  case AV_LDZA:
+  case AV_STZA: {
+    const Operand *m = &o[ins->nops - 1];
+    if (!o[0].imm2 || o[0].imm != (8 << f->size)) asm_error(s, "bad tile slice");
+    if (f->op == AV_LDZA ? o[3].imm2 != 'Z' : o[3].imm != 0) asm_error(s, "bad predicate");
+    if (!((m->sub == AA_AM_IMM && m->imm == 0) || m->sub == AA_AM_REG || m->sub == AA_AM_LSL) ||
+        (m->sub != AA_AM_IMM && m->imm != AA_X))
+      asm_error(s, "bad addressing mode");
+    break;
+  }
+  case AV_MOVA_VT:
+    if (!o[0].imm2 || o[3].imm2 != 'M') asm_error(s, "bad MOVA");
+    break;
+  case AV_MOVA_TV:
+    if (!o[2].imm2 || o[1].imm2 != 'M') asm_error(s, "bad MOVA");
+    break;
+  case AV_ADDA:
+    if (o[0].imm2 || o[1].imm2 != 'M' || o[2].imm2 != 'M') asm_error(s, "bad ADDHA / ADDVA");
+    break;
   default:
     break;
   }
@@ -501,7 +648,8 @@ Instr *aarch64_simd_parse(Arena *a, Err *err, const char *text, SrcPos pos) {
     const Form *f = &forms[i];
     if (strcmp(f->name, u) || strcmp(f->sig, pp.sig)) continue;
     ins->op = f->op;
-    ins->flags = AA_SET_X(0u, (uint32_t)f->x & 15u) | ((uint32_t)(f->x >> 4) << 12);
+    ins->flags = AA_SET_X((uint32_t)f->size, (uint32_t)f->x & 15u) |
+                 ((uint32_t)(f->x >> 4) << 12);
     check_form(&s, ins, f);
     return ins;
   }
@@ -611,6 +759,126 @@ static void pr_lane(const Operand *o, const Operand *lane, StrBuf *out) {
   sb_printf(out, "[%lld]", (long long)lane->imm);
 }
 
+static void pr_gpr_op(const Operand *o, StrBuf *out) { pr_gpr(o->reg, o->sub, out); }
+
+/* Operands i.. separated by commas, each by its kind. */
+static void pr_ops(const Instr *ins, int from, StrBuf *out) {
+  for (int i = from; i < ins->nops; i++) {
+    const Operand *o = &ins->ops[i];
+    if (i > from) sb_putc(out, ',');
+    switch (o->kind) {
+    case OPK_VREG: pr_vreg(o, out); break;
+    case OPK_REG: pr_gpr_op(o, out); break;
+    case OPK_MEM: pr_mem(o, out); break;
+    default: sb_printf(out, "#%lld", (long long)o->imm); break;
+    }
+  }
+}
+
+/* ZAtH.<T>[Ws,#k] */
+static void pr_slice(const Operand *o, StrBuf *out) {
+  pr_vreg(&o[0], out);
+  sb_putc(out, '[');
+  pr_gpr_op(&o[1], out);
+  sb_printf(out, ",#%lld]", (long long)o[2].imm);
+}
+
+static const char size_letters[] = "BHWD";
+
+static void print_sve(const Instr *ins, StrBuf *out) {
+  const Operand *o = ins->ops;
+  int x = AA_FLAG_X(ins->flags), sz = AA_FLAG_SIZE(ins->flags);
+  switch ((AVOp)ins->op) {
+  case AV_PTRUE:
+    sb_puts(out, "PTRUE ");
+    pr_vreg(&o[0], out);
+    sb_printf(out, ",%s", aarch64_sve_patterns[ins->nops > 1 ? o[1].imm : AV_ALL]);
+    return;
+  case AV_WHILE: {
+    static const char *const names[] = {"WHILELT ", "WHILELE ", "WHILELO ", "WHILELS "};
+    sb_puts(out, names[x]);
+    pr_ops(ins, 0, out);
+    return;
+  }
+  case AV_LDSV:
+  case AV_STSV: {
+    Operand z = o[0];
+    sb_printf(out, "%s%d%c {", ins->op == AV_LDSV ? "LD" : "ST", x, size_letters[sz]);
+    for (int i = 0; i < o[0].reg2; i++) {
+      z.reg = (o[0].reg + i) % 32;
+      if (i) sb_putc(out, ',');
+      pr_vreg(&z, out);
+    }
+    sb_puts(out, "},");
+    pr_ops(ins, 1, out);
+    return;
+  }
+  case AV_MOV_SV:
+    sb_puts(out, "MOV ");
+    pr_vreg(&o[0], out);
+    sb_printf(out, ",#%lld", (long long)o[1].imm);
+    if (ins->nops > 2) sb_printf(out, ",LSL #%lld", (long long)o[2].imm);
+    return;
+  case AV_OP3_SV: {
+    static const char *const ops[] = {[AA_EOR] = "EOR ", [AA_ORR] = "ORR ", [AA_AND] = "AND ",
+                                      [AA_BIC] = "BIC "};
+    sb_puts(out, ops[x]);
+    pr_ops(ins, 0, out);
+    return;
+  }
+  case AV_UADDV: case AV_DUP_SV: case AV_ADD_SV: case AV_NEG_SV: case AV_MOVPRFX:
+  case AV_INDEX: case AV_RDVL: case AV_ADDVL: {
+    static const char *const names[] = {
+        [AV_UADDV - AV_UADDV] = "UADDV ", [AV_DUP_SV - AV_UADDV] = "DUP ",
+        [AV_ADD_SV - AV_UADDV] = "ADD ",  [AV_NEG_SV - AV_UADDV] = "NEG ",
+        [AV_MOVPRFX - AV_UADDV] = "MOVPRFX ", [AV_INDEX - AV_UADDV] = "INDEX ",
+        [AV_RDVL - AV_UADDV] = "RDVL ",   [AV_ADDVL - AV_UADDV] = "ADDVL "};
+    sb_puts(out, names[ins->op - AV_UADDV]);
+    pr_ops(ins, 0, out);
+    return;
+  }
+  case AV_CNTINC:
+    sb_printf(out, "%s%c ", x & 4 ? "INC" : "CNT", size_letters[sz]);
+    pr_gpr_op(&o[0], out);
+    if (ins->nops == 3 && o[2].imm != 1)
+      sb_printf(out, ",%s,MUL #%lld", aarch64_sve_patterns[o[1].imm], (long long)o[2].imm);
+    else if (ins->nops >= 2 && o[1].imm != AV_ALL)
+      sb_printf(out, ",%s", aarch64_sve_patterns[o[1].imm]);
+    return;
+  case AV_SMSTART:
+  case AV_SMSTOP:
+    sb_puts(out, ins->op == AV_SMSTART ? "SMSTART" : "SMSTOP");
+    if (ins->nops) sb_puts(out, o[0].imm == 1 ? " SM" : " ZA");
+    return;
+  case AV_LDZA:
+  case AV_STZA:
+    sb_printf(out, "%s1%c {", ins->op == AV_LDZA ? "LD" : "ST", size_letters[sz]);
+    pr_slice(o, out);
+    sb_puts(out, "},");
+    pr_ops(ins, 3, out);
+    return;
+  case AV_MOVA_VT:
+    sb_puts(out, "MOVA ");
+    pr_slice(o, out);
+    sb_putc(out, ',');
+    pr_ops(ins, 3, out);
+    return;
+  case AV_MOVA_TV:
+    sb_puts(out, "MOVA ");
+    pr_vreg(&o[0], out);
+    sb_putc(out, ',');
+    pr_vreg(&o[1], out);
+    sb_putc(out, ',');
+    pr_slice(&o[2], out);
+    return;
+  case AV_ADDA:
+    sb_puts(out, x ? "ADDVA " : "ADDHA ");
+    pr_ops(ins, 0, out);
+    return;
+  default: sb_puts(out, ins->text); return;
+  }
+}
+
 void aarch64_simd_print(const Instr *ins, StrBuf *out) {
   const Operand *o = ins->ops;
   int x = AA_FLAG_X(ins->flags);
@@ -711,7 +979,6 @@ void aarch64_simd_print(const Instr *ins, StrBuf *out) {
     }
     return;
   }
-  case AV_LAST: break;
+  default: print_sve(ins, out); return;
   }
-  sb_puts(out, ins->text);
 }

@@ -15,6 +15,7 @@
  *   AA_VCH(n, c)   chunk c (0, 1) of V/Z register n (0..31)
  *   AA_PREG(n)     predicate Pn (0..15): bit i for byte i of a vector
  *   AA_ZACH(r, c)  chunk c of row r (0..15) of the SME array ZA
+ *   AA_PSTATE_SM, AA_PSTATE_ZA  the SME modes SMSTART / SMSTOP switch
  * A final state or condition names a vector register with an arrangement,
  * 0:V0.4S: litmus_parse gives such a location its lanes (LitLoc.lanes,
  * .lane_bits) and the register id of chunk 0.
@@ -55,6 +56,28 @@
  *   AV_OP3         vec, vec, vec; X = AA_EOR .. (herd runs EOR only)
  *   AV_ADD_V       vec, vec, vec
  *   AV_ADD_S       Dd, Dn, Dm
+ * SVE (vector length 128; patterns are OPK_IMM, sub AV_K_PATTERN, imm an
+ * AVPattern; MUL #k is OPK_IMM sub AV_K_MUL):
+ *   AV_PTRUE       Pd.<T> {, pattern}
+ *   AV_WHILE       Pd.<T>, Rn, Rm; X = AVWhile
+ *   AV_UADDV       Dd, Pg, Zn.<T>
+ *   AV_LDSV AV_STSV  Z list, Pg/Z (loads) or Pg (stores), MEM (IMM,
+ *                  MULVL, REG/LSL with an X index, ZIDX); X = n (LD1..LD4),
+ *                  the access size (B H W D) in AA_FLAG_SIZE
+ *   AV_MOV_SV      Zd.<T>, k {, LSL #s}
+ *   AV_DUP_SV      Zd.<T>, Rn
+ *   AV_ADD_SV AV_OP3_SV  Zd, Zn, Zm (OP3: X = AA_EOR.., herd runs EOR)
+ *   AV_NEG_SV AV_MOVPRFX Zd, Pg/M (or /Z), Zn
+ *   AV_INDEX       Zd.<T>, Rn|k, Rm|k
+ *   AV_RDVL        Xd, k;  AV_ADDVL  Xd, Xn, k
+ *   AV_CNTINC      Xd {, pattern {, MUL #k}}; X = 4 for INC, size in
+ *                  AA_FLAG_SIZE
+ * SME (ZA a 16 x 128-bit array; a tile slice ZAtH.<T>[Ws,k] or ZAtV.<T>):
+ *   AV_SMSTART AV_SMSTOP  {SM|ZA: OPK_IMM sub AV_K_MODE, imm 1 / 2}
+ *   AV_LDZA AV_STZA  tile, Ws, k, Pg/Z (loads) or Pg, MEM (IMM 0, REG/LSL)
+ *   AV_MOVA_VT     tile, Ws, k, Pg/M, Zn
+ *   AV_MOVA_TV     Zd, Pg/M, tile, Ws, k
+ *   AV_ADDA        ZAd.<T>, Pn/M, Pm/M, Zn; X = 0 for ADDHA, 1 for ADDVA
  */
 #ifndef CORRAL_AARCH64_SIMD_H
 #define CORRAL_AARCH64_SIMD_H
@@ -65,7 +88,9 @@ enum { AV_CHUNKS = 2, AV_NVREGS = 32, AV_NPREGS = 16, AV_ZAROWS = 16 };
 #define AA_VCH(n, c) (AA_NREGS + AV_CHUNKS * (n) + (c))
 #define AA_PREG(n) (AA_NREGS + AV_CHUNKS * AV_NVREGS + (n))
 #define AA_ZACH(r, c) (AA_PREG(AV_NPREGS) + AV_CHUNKS * (r) + (c))
-#define AA_NREGS_ALL AA_ZACH(AV_ZAROWS, 0)
+#define AA_PSTATE_SM AA_ZACH(AV_ZAROWS, 0)  /* PSTATE.SM, PSTATE.ZA (SMSTART) */
+#define AA_PSTATE_ZA (AA_PSTATE_SM + 1)
+#define AA_NREGS_ALL (AA_PSTATE_ZA + 1)
 
 typedef enum AVClass {
   AV_VEC,   /* Vn.<T> */
@@ -78,6 +103,18 @@ typedef enum AVClass {
 
 enum { AV_AM_POSTREG = AA_AM_PRE + 1, AV_AM_MULVL, AV_AM_ZIDX };
 
+/* OPK_IMM refinements (Operand.sub). */
+enum { AV_K_PLAIN, AV_K_MSL, AV_K_PATTERN, AV_K_MUL, AV_K_MODE };
+
+/* SVE patterns, herd's order. */
+typedef enum AVPattern {
+  AV_POW2, AV_VL1, AV_VL2, AV_VL3, AV_VL4, AV_VL5, AV_VL6, AV_VL7, AV_VL8,
+  AV_VL16, AV_VL32, AV_VL64, AV_VL128, AV_VL256, AV_MUL4, AV_MUL3, AV_ALL
+} AVPattern;
+extern const char *const aarch64_sve_patterns[];
+
+typedef enum AVWhile { AV_WLT, AV_WLE, AV_WLO, AV_WLS } AVWhile;
+
 /* The mnemonics of AV_LDR / AV_STR. */
 typedef enum AVMemo { AV_M_PLAIN, AV_M_UNSCALED, AV_M_ORDERED } AVMemo;
 
@@ -86,11 +123,17 @@ typedef enum AVOp {
   AV_LDST_LANE = AV_FIRST, AV_LDST_MULT, AV_LDNR, AV_LDR, AV_STR, AV_LDP,
   AV_STP, AV_MOVI_V, AV_MOVI_S, AV_MOV_VE, AV_MOV_FG, AV_MOV_TG, AV_MOV_V,
   AV_MOV_S, AV_DUP, AV_ADDV, AV_FMOV, AV_OP3, AV_ADD_V, AV_ADD_S,
+  /* SVE */
+  AV_PTRUE, AV_WHILE, AV_UADDV, AV_LDSV, AV_STSV, AV_MOV_SV, AV_DUP_SV,
+  AV_ADD_SV, AV_OP3_SV, AV_NEG_SV, AV_MOVPRFX, AV_INDEX, AV_RDVL, AV_ADDVL,
+  AV_CNTINC,
+  /* SME */
+  AV_SMSTART, AV_SMSTOP, AV_LDZA, AV_STZA, AV_MOVA_VT, AV_MOVA_TV, AV_ADDA,
   AV_LAST
 } AVOp;
 
 /* Program.simd: the variants enabling them. */
-enum { AV_VAR_NEON = 1, AV_VAR_SVE = 2, AV_VAR_SME = 4 };
+enum { AV_VAR_NEON = 1, AV_VAR_SVE = 2, AV_VAR_SME = 4, AV_VAR_SME_ASKED = 8 };
 
 #define AA_IS_SIMD(op) ((op) >= AV_FIRST && (op) < AV_LAST)
 

@@ -133,6 +133,11 @@ static void check_threads(CodeScan *cs, const Span *cells, int n, Thread **col) 
       len = (size_t)(at - (cs->buf + off));
       trim(cs->buf, &off, &len);
     }
+    /* herd's procRules: P0: with an (empty) annotation list */
+    if (len > 1 && cs->buf[off + len - 1] == ':' && isa_has(cs->p->t->arch, ISA_PROC_ANNOT)) {
+      len--;
+      trim(cs->buf, &off, &len);
+    }
     const char *s = cs->buf + off;
     if (len > 3 && s[0] == 'P' && s[len - 2] == '.' && s[len - 1] == 'F' &&
         t->arch == ARCH_AARCH64) {
