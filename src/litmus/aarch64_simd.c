@@ -351,7 +351,7 @@ static bool special_name(AsmScan *s, Instr *ins, Parsed *pp, const char *u) {
     asm_next(s);
     Operand *o = asm_add_op(s, ins, OPK_IMM);
     o->sub = AV_K_MUL;
-    o->imm = parse_k(s);
+    o->imm = aarch64_parse_k(s);
     add_sig(s, pp, 'u');
     return true;
   }
