@@ -16,6 +16,7 @@
 #include "../cat/interp.h"
 #include "../exec/engine.h"
 #include "../exec/faults.h"
+#include "../exec/mte.h"
 #include "../exec/sem.h"
 #include "../litmus/c.h"
 #include "../litmus/litmus.h"
@@ -422,6 +423,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
   p->deps = deps;
   program_set_simd(p, vars, nv);
   program_set_faults(p, vars, nv, o->dumpallfaults);
+  mte_program_setup(p, &err, where);
   EngineOpts eo = {0};
   eo.speedcheck = o->speedcheck;
   eo.checkfilter = o->checkfilter;

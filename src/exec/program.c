@@ -108,7 +108,17 @@ Val program_value(Program *p, const LitVal *v, Err *err) {
     /* herd: the i of x[i] as a value is a byte offset (AArch64 A149:
      * uint16_t x[4] and X0=x[2] reads x[1]) */
     Val addr = val_addr(s, v->has_index ? v->index : 0), cell;
-    return program_cell(p, addr, &cell) ? cell : addr;
+    if (program_cell(p, addr, &cell)) addr = cell;
+    if (v->tag) { /* x:red (mte.c) */
+      p->has_tags = true;
+      addr.num += (int64_t)(intern(&p->colors, v->tag) + 1) << VAL_ADDR_TAG_SHIFT;
+    }
+    return addr;
+  }
+  case LV_TAG: {
+    p->has_tags = true;
+    Val r = {VAL_TAG, intern(&p->colors, v->sym), 0};
+    return r;
   }
   case LV_LABEL: {
     Val r = {VAL_LABEL, v->thread, 0};
@@ -451,6 +461,8 @@ Program *program_new_kvm(const Test *t, Err *err, int unroll, bool kvm) {
   intern_init(&p->syms);
   intern_init(&p->labels);
   intern_init(&p->instrs);
+  intern_init(&p->colors);
+  intern(&p->colors, "green"); /* herd's default tag */
   p->test = t;
   p->ops = t->ops;
   p->word_bits = t->ops ? t->ops->word_bits : 32;
@@ -495,6 +507,7 @@ void program_free(Program *p) {
   intern_free(&p->syms);
   intern_free(&p->labels);
   intern_free(&p->instrs);
+  intern_free(&p->colors);
   vec_free(p->instr_code);
   vec_free(p->fetch_cands);
   arena_free(&p->arena);

@@ -44,6 +44,8 @@ typedef struct Program {
   int word_bits;
   Interner syms;             /* memory locations */
   Interner labels;           /* code labels used as values */
+  Interner colors;           /* MTE tag colours (VAL_TAG; "green" is 0) */
+  bool has_tags;             /* a tag or tagged address in the test (mte.c) */
   VEC(Val) sym_init;         /* initial value per symbol */
   VEC(LocType) sym_type;
   int nthreads;

@@ -19,6 +19,7 @@
 #include "program.h"
 #include "es.h"
 #include "faults.h"
+#include "mte.h"
 
 typedef struct RegState {
   Sym val;
@@ -206,7 +207,8 @@ static SVal mk_op(SemCtx *c, SymOp op, int width, SVal a, SVal b, SVal x) {
       r.hv = ++c->prog->hvars;
     }
   }
-  if (ka && kb && kx && sym_apply(op, width, va, vb, vx, &out)) {
+  if (ka && kb && kx &&
+      (mte_is_op(op) ? mte_apply(c->prog, op, va, vb, &out) : sym_apply(op, width, va, vb, vx, &out))) {
     r.s = const_node(c, out);
     return r;
   }

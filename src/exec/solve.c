@@ -6,6 +6,7 @@
  * and memory locations given the final writes.
  */
 #include "engine_int.h"
+#include "mte.h"
 
 #include <stdlib.h>
 
@@ -59,6 +60,8 @@ bool eval_node(Engine *g, Sym s, Val *out) {
     if (ok && n->c != SYM_NONE) ok = eval_node(g, n->c, &c);
     if (ok && (a.kind == VAL_VAR || b.kind == VAL_VAR) && herd_copy(n, a, b, &r))
       ; /* an unsolved variable passes where herd computes nothing */
+    else if (ok && mte_is_op(n->op))
+      ok = mte_apply(g->p, (SymOp)n->op, a, b, &r);
     else if (ok)
       ok = sym_apply((SymOp)n->op, n->width, a, b, c, &r);
     if (!ok && g->p->kvm && (a.kind == VAL_PTE || b.kind == VAL_PTE || a.kind == VAL_TLB ||

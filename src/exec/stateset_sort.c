@@ -167,9 +167,10 @@ static int val_rank(Val v) {
   case VAL_VAR: return -1;
   case VAL_INT: return 0;
   case VAL_ADDR: return 1;
-  case VAL_PTE: return 3;
-  case VAL_TLB: return 4;
-  case VAL_INSTR: return 5;
+  case VAL_TAG: return 3;
+  case VAL_PTE: return 4;
+  case VAL_TLB: return 5;
+  case VAL_INSTR: return 6;
   default: return 2;
   }
 }
@@ -179,15 +180,22 @@ int engine_val_cmp(const Program *p, Val a, Val b) {
   /* herd's unsolved variables sort first, by number */
   int ka = val_rank(a), kb = val_rank(b);
   if (ka != kb) return ka - kb;
-  if (ka == 5) return program_instr_cmp(p, a, b);
+  if (ka == 6) return program_instr_cmp(p, a, b);
   if (ka == -1) return (a.num > b.num) - (a.num < b.num);
   if (ka == 0) return (a.num > b.num) - (a.num < b.num);
-  if (ka == 1) {
+  if (ka == 1) { /* by name, then MTE tag (none first), then offset */
     int c = strcmp(intern_name(&p->syms, a.sym), intern_name(&p->syms, b.sym));
     if (c) return c;
-    return (a.num > b.num) - (a.num < b.num);
+    int ta = val_addr_tag(a), tb = val_addr_tag(b);
+    if (ta != tb) {
+      if (!ta || !tb) return ta ? 1 : -1;
+      return strcmp(intern_name(&p->colors, ta - 1), intern_name(&p->colors, tb - 1));
+    }
+    int64_t oa = val_addr_off(a), ob = val_addr_off(b);
+    return (oa > ob) - (oa < ob);
   }
-  if (ka == 3) { /* page-table entries: oa, then af, db, dbm, valid, el0 */
+  if (ka == 3) return strcmp(intern_name(&p->colors, a.sym), intern_name(&p->colors, b.sym));
+  if (ka == 4) { /* page-table entries: oa, then af, db, dbm, valid, el0 */
     int c = strcmp(intern_name(&p->syms, a.sym), intern_name(&p->syms, b.sym));
     if (c) return c;
     for (int f = 0; f < PTE_NFIELDS; f++) {
@@ -196,7 +204,7 @@ int engine_val_cmp(const Program *p, Val a, Val b) {
     }
     return 0;
   }
-  if (ka == 4) return strcmp(intern_name(&p->syms, a.sym), intern_name(&p->syms, b.sym));
+  if (ka == 5) return strcmp(intern_name(&p->syms, a.sym), intern_name(&p->syms, b.sym));
   if (a.sym != b.sym) return a.sym - b.sym;
   return strcmp(intern_name(&p->labels, (int)a.num), intern_name(&p->labels, (int)b.num));
 }

@@ -28,8 +28,12 @@
  * in `num` (bit PTE_AF... of litmus.h); VAL_TLB, the TLB entry of the
  * virtual symbol `sym` (herd's TLB(x), an address shifted right by 12),
  * what TLBI operates on. */
+/* MTE (-variant memtag, mte.c): VAL_TAG, an allocation tag (:green), sym
+ * its colour in Program.colors; an address may carry a tag (x:red), kept
+ * in the high bits of its offset (val_addr_tag below) so that address
+ * arithmetic keeps it. */
 typedef enum ValKind { VAL_INT, VAL_ADDR, VAL_LABEL, VAL_VAR, VAL_FAULTS, VAL_PTE, VAL_TLB,
-               VAL_INSTR } ValKind;
+               VAL_INSTR, VAL_TAG } ValKind;
 
 /* No padding: states are hashed and compared as bytes. */
 typedef struct Val {
@@ -50,6 +54,19 @@ static inline Val val_addr(int sym, int64_t off) {
 }
 static inline Val val_pte(int oa_sym, unsigned bits) {
   Val v = {VAL_PTE, oa_sym, (int64_t)bits};
+  return v;
+}
+/* A tagged address: colour c (Program.colors) plus one in bits 48.. of
+ * num; 0 there is an address without tag. */
+enum { VAL_ADDR_TAG_SHIFT = 48 };
+static inline int val_addr_tag(Val v) {
+  return (int)((v.num + ((int64_t)1 << (VAL_ADDR_TAG_SHIFT - 1))) >> VAL_ADDR_TAG_SHIFT);
+}
+static inline int64_t val_addr_off(Val v) {
+  return v.num - ((int64_t)val_addr_tag(v) << VAL_ADDR_TAG_SHIFT);
+}
+static inline Val val_addr_tagged(int sym, int64_t off, int colour_plus_one) {
+  Val v = {VAL_ADDR, sym, off + ((int64_t)colour_plus_one << VAL_ADDR_TAG_SHIFT)};
   return v;
 }
 static inline bool val_eq(Val a, Val b) {
@@ -83,6 +100,10 @@ typedef enum SymOp {
   S_PTE_FIELD, S_PTE_OA, S_PTE_SET,
   S_TOINT,   /* herd's ToInteger: a if an integer, else b if one (flags of
                 a comparison of instructions) */
+  /* MTE (mte.c, computed with the Program): the tag location tag(x) of
+   * an address; the tag an address carries (green when none); the
+   * address without its tag; address a with tag b. */
+  S_TAGLOC, S_TAGOF, S_UNTAG, S_SETTAG,
 } SymOp;
 
 typedef struct SymNode {

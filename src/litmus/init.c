@@ -161,8 +161,11 @@ static LitVal addr_val(TokStream *ts) {
     v.has_index = true;
     v.index = k.num;
     v.text = arena_printf(ts->p->a, "%s+%lld", v.sym, (long long)k.num);
-  } else if (peekk(ts, 0) == T_COLON && peekk(ts, 1) == T_NAME) {
-    fail(ts->p, peek(ts, 0)->off, "tagged addresses are not supported");
+  }
+  if (peekk(ts, 0) == T_COLON && peekk(ts, 1) == T_NAME) { /* x:red (MTE) */
+    next(ts);
+    v.tag = next(ts)->s;
+    v.text = arena_printf(ts->p->a, "%s:%s", v.text, v.tag);
   }
   return v;
 }

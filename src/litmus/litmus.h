@@ -40,6 +40,7 @@ typedef struct LitVal {
   int64_t num;          /* LV_INT: the value */
   const char *sym;      /* LV_ADDR: the symbol (VMSA: "PTE(x)", "PA(x)" for
                            pte_x, phy_x, see pte.c); LV_TAG: the tag */
+  const char *tag;      /* LV_ADDR: the MTE tag of x:red, or NULL */
   bool has_index;       /* LV_ADDR: x[i] */
   int64_t index;
   int thread;           /* LV_LABEL */

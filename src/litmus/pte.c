@@ -73,6 +73,12 @@ static bool is_word(const Tok *t, const char *w) {
  * returned; NULL (nothing consumed) for anything else. */
 const char *pte_parse_special(TokStream *ts) {
   const Tok *t = peek(ts, 0);
+  if (is_word(t, "tag") && peekk(ts, 1) == T_LPAR) { /* MTE: tag(x) */
+    next(ts), next(ts);
+    const Tok *n = expect(ts, T_NAME, "a location name");
+    expect(ts, T_RPAR, "')'");
+    return lit_join(ts->p->a, "tag(", n->s, ")", "");
+  }
   bool pte = is_word(t, "PTE") || is_word(t, "TTD"), pa = is_word(t, "PA");
   if (!(pte || pa) || peekk(ts, 1) != T_LPAR) return NULL;
   next(ts), next(ts);

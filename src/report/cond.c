@@ -114,6 +114,7 @@ void print_lit_value(const Test *t, const LitLoc *l, const LitVal *v,
   case LV_INT: print_constant(t, v->num, hexa, out); break;
   case LV_ADDR:
     sb_puts(out, v->sym);
+    if (v->tag) sb_printf(out, ":%s", v->tag);
     if (v->has_index && v->index != 0) {
       sb_putc(out, '+');
       sb_put_int(out, v->index);

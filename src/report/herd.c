@@ -39,10 +39,17 @@ void herd_print_value(const Program *p, const DispLoc *d, Val v, bool hexa,
     }
     return;
   }
-  case VAL_ADDR:
+  case VAL_ADDR: {
     sb_puts(out, intern_name(&p->syms, v.sym));
-    if (v.num > 0) sb_putc(out, '+');
-    if (v.num != 0) sb_put_int(out, v.num);
+    int tag = val_addr_tag(v);
+    int64_t off = val_addr_off(v);
+    if (tag) sb_printf(out, ":%s", intern_name(&p->colors, tag - 1)); /* MTE: x:red */
+    if (off > 0) sb_putc(out, '+');
+    if (off != 0) sb_put_int(out, off);
+    return;
+  }
+  case VAL_TAG:
+    sb_printf(out, ":%s", intern_name(&p->colors, v.sym));
     return;
   case VAL_LABEL:
     sb_printf(out, "label:\"P%d:%s\"", v.sym, intern_name(&p->labels, (int)v.num));
