@@ -72,6 +72,10 @@ static size_t parse_header(Parser *p) {
   while (k < end && is_blank(s[k])) k++;
   if (k < end && s[k] == '"') {
     const char *q = memchr(s + k + 1, '"', end - k - 1);
+    /* never closed: herd reads on to the '{' (the string is not a doc
+     * string then); with none, the file ends inside it */
+    if (!q && !memchr(s + k + 1, '{', end - k - 1))
+      fail(p, k, "the file ends inside the doc string opened here (no closing '\"')");
     if (q) {
       p->t->doc = arena_strndup(p->a, s + k + 1, (size_t)(q - s - k - 1));
       i = (size_t)(q - s) + 1;
