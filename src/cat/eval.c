@@ -282,8 +282,8 @@ Value *val_copy_deep(Run *r, Arena *a, const Value *v) {
     if (v->kind == V_LIN) {
       y->set = arena_alloc(a, sizeof(Word) * (size_t)r->d.w);
       memcpy(y->set, z->set, sizeof(Word) * (size_t)r->d.w);
-      y->order = arena_alloc(a, sizeof(Word) * (size_t)rel_words(r->d));
-      memcpy(y->order, z->order, sizeof(Word) * (size_t)rel_words(r->d));
+      y->order = arena_alloc(a, sizeof(Word) * lin_words(r->d, z->count));
+      memcpy(y->order, z->order, sizeof(Word) * lin_words(r->d, z->count));
     } else {
       y->factors = arena_alloc(a, sizeof(Value *) * (size_t)(z->nfactors + 1));
       for (int i = 0; i < z->nfactors; i++)

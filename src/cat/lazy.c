@@ -26,17 +26,19 @@ Value *lazy_lin(Run *r, const Word *s, const Word *order) {
   Lazy *z = arena_zalloc(run_cur(r), sizeof(Lazy));
   z->set = arena_alloc(run_cur(r), sizeof(Word) * (size_t)d.w);
   set_copy(d, z->set, s);
-  z->order = arena_zalloc(run_cur(r), sizeof(Word) * (size_t)rel_words(d));
-  for (int i = set_next(d, s, 0); i >= 0; i = set_next(d, s, i + 1))
-    set_and(d, rel_row(d, z->order, i), rel_crow(d, order, i), s);
+  z->count = set_count(d, s);
+  z->order = arena_zalloc(run_cur(r), sizeof(Word) * lin_words(d, z->count));
+  Word *row = z->order;
+  for (int i = set_next(d, s, 0); i >= 0; i = set_next(d, s, i + 1), row += d.w)
+    set_and(d, row, rel_crow(d, order, i), s);
   /* close the order on S only: S is one location's writes, a handful */
   for (int k = set_next(d, s, 0); k >= 0; k = set_next(d, s, k + 1)) {
-    run_poll(r, (unsigned)(d.n * d.w / 64 + 1)); /* S may be a long thread's writes */
-    const Word *rk = rel_crow(d, z->order, k);
-    for (int i = set_next(d, s, 0); i >= 0; i = set_next(d, s, i + 1))
-      if (rel_get(d, z->order, i, k)) set_or(d, rel_row(d, z->order, i), rel_row(d, z->order, i), rk);
+    run_poll(r, (unsigned)(z->count * d.w / 64 + 1)); /* S may be a long thread's writes */
+    const Word *rk = lin_crow(d, z->order, s, k);
+    row = z->order;
+    for (int i = set_next(d, s, 0); i >= 0; i = set_next(d, s, i + 1), row += d.w)
+      if (bit_get(row, k)) set_or(d, row, row, rk);
   }
-  z->count = set_count(d, s);
   Value *v = val_new(r, V_LIN);
   v->u.lazy = z;
   return v;
@@ -74,7 +76,7 @@ typedef struct Lister {
 /* Can e come next?  Every event ordered before it is placed. */
 static bool lin_ready(Dim d, const Lazy *z, const Word *placed, int e) {
   for (int p = set_next(d, z->set, 0); p >= 0; p = set_next(d, z->set, p + 1))
-    if (!bit_get(placed, p) && p != e && rel_get(d, z->order, p, e)) return false;
+    if (!bit_get(placed, p) && p != e && lin_get(d, z->order, z->set, p, e)) return false;
   return true;
 }
 
@@ -177,7 +179,7 @@ int lazy_compare(Run *r, const Value *a, const Value *b) {
     const Lazy *x = a->u.lazy, *y = b->u.lazy;
     int c = memcmp(x->set, y->set, sizeof(Word) * (size_t)r->d.w);
     if (c) return c;
-    return memcmp(x->order, y->order, sizeof(Word) * (size_t)rel_words(r->d));
+    return memcmp(x->order, y->order, sizeof(Word) * lin_words(r->d, x->count));
   }
   if ((a->kind == V_LIN && !is_lazy(b)) || (b->kind == V_LIN && !is_lazy(a))) {
     int sign = a->kind == V_LIN ? 1 : -1;

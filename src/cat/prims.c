@@ -127,15 +127,17 @@ static Value *partition(Run *r, const Word *s, const Word *eq) {
  * once per structure and never replaced, so that a value handed out stays
  * valid. */
 typedef struct LinMemo {
-  Word *set, *key;     /* S, and the order's rows restricted to S */
+  Word *set, *key;     /* S, and the order's rows of S restricted to S (a
+                          row per event of S, as in a V_LIN) */
   Value *v;            /* the V_LIN, in the structure's cache */
 } LinMemo;
 
 static bool lin_memo_match(Dim d, const LinMemo *m, const Word *s, const Word *rel) {
   if (!m->v || !set_equal(d, m->set, s)) return false;
-  for (int i = set_next(d, s, 0); i >= 0; i = set_next(d, s, i + 1))
+  const Word *key = m->key;
+  for (int i = set_next(d, s, 0); i >= 0; i = set_next(d, s, i + 1), key += d.w)
     for (int x = 0; x < d.w; x++)
-      if ((rel_crow(d, rel, i)[x] & s[x]) != rel_crow(d, m->key, i)[x]) return false;
+      if ((rel_crow(d, rel, i)[x] & s[x]) != key[x]) return false;
   return true;
 }
 
@@ -143,9 +145,10 @@ static void lin_memo_fill(Run *r, LinMemo *m, const Word *s, const Word *rel, co
   Dim d = r->d;
   m->set = arena_alloc(&r->es_cache, sizeof(Word) * (size_t)d.w);
   set_copy(d, m->set, s);
-  m->key = arena_zalloc(&r->es_cache, sizeof(Word) * (size_t)rel_words(d));
-  for (int i = set_next(d, s, 0); i >= 0; i = set_next(d, s, i + 1))
-    set_and(d, rel_row(d, m->key, i), rel_crow(d, rel, i), s);
+  m->key = arena_alloc(&r->es_cache, sizeof(Word) * lin_words(d, set_count(d, s)));
+  Word *key = m->key;
+  for (int i = set_next(d, s, 0); i >= 0; i = set_next(d, s, i + 1), key += d.w)
+    set_and(d, key, rel_crow(d, rel, i), s);
   m->v = val_copy_deep(r, &r->es_cache, lin);
 }
 
@@ -167,7 +170,7 @@ Value *prim_linearisations(Run *r, Value *sv, Value *rv, SrcPos pos) {
    * irreflexive (acyclic) */
   bool irrefl = true;
   for (int i = set_next(d, s->u.bits, 0); i >= 0 && irrefl; i = set_next(d, s->u.bits, i + 1))
-    irrefl = !rel_get(d, lin->u.lazy->order, i, i);
+    irrefl = !lin_get(d, lin->u.lazy->order, s->u.bits, i, i);
   if (n >= 2 && irrefl) {
     if (!m->v) lin_memo_fill(r, m, s->u.bits, rel->u.bits, lin);
     return lin;

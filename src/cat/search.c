@@ -41,9 +41,9 @@ static bool lin_rest_forced(Dim d, const Lazy *z, const Word *placed) {
    * pairs */
   int k = 0, pairs = 0;
   for (int x = 0; x < d.w; x++) k += word_count(z->set[x] & ~placed[x]);
-  for (int e = set_next(d, z->set, 0); e >= 0; e = set_next(d, z->set, e + 1)) {
+  const Word *row = z->order;
+  for (int e = set_next(d, z->set, 0); e >= 0; e = set_next(d, z->set, e + 1), row += d.w) {
     if (bit_get(placed, e)) continue;
-    const Word *row = rel_crow(d, z->order, e);
     for (int x = 0; x < d.w; x++) pairs += word_count(row[x] & z->set[x] & ~placed[x]);
   }
   return 2 * pairs == k * (k - 1);
@@ -115,7 +115,7 @@ static void lin_step(Search *s, int j, const Lazy *z, Word *placed, int left) {
     if (bit_get(placed, e)) continue;
     bool ok = true;
     for (int p = set_next(d, z->set, 0); p >= 0 && ok; p = set_next(d, z->set, p + 1))
-      if (p != e && !bit_get(placed, p) && rel_get(d, z->order, p, e)) ok = false;
+      if (p != e && !bit_get(placed, p) && lin_get(d, z->order, z->set, p, e)) ok = false;
     if (ok) bit_set(ready, e);
   }
   bool forced = set_count(d, ready) == 1;
@@ -167,7 +167,7 @@ static const Lazy *force_po_pairs(Search *s, const Lazy *z) {
     set_and(d, succ, rel_crow(d, po->u.bits, a), z->set); /* a's po-successors in z */
     for (int b = set_next(d, succ, 0); b >= 0; b = set_next(d, succ, b + 1)) {
       const Word *order = y ? y->order : z->order;
-      if (a == b || rel_get(d, order, a, b) || rel_get(d, order, b, a)) continue;
+      if (a == b || lin_get(d, order, z->set, a, b) || lin_get(d, order, z->set, b, a)) continue;
       /* below: a pass over the successors, a row of tmp per event */
       run_poll(r, (unsigned)(z->count * d.w));
       if (pass == 0) {
@@ -177,11 +177,12 @@ static const Lazy *force_po_pairs(Search *s, const Lazy *z) {
         if (!next) continue;
       }
       /* tmp = cur | order | (b and its predecessors) before (a and its successors) */
-      for (int x = set_next(d, z->set, 0); x >= 0; x = set_next(d, z->set, x + 1)) {
+      const Word *ox = order, *oa = lin_crow(d, order, z->set, a);
+      for (int x = set_next(d, z->set, 0); x >= 0; x = set_next(d, z->set, x + 1), ox += d.w) {
         Word *row = rel_row(d, tmp, x);
-        set_or(d, row, rel_crow(d, s->cur, x), rel_crow(d, order, x));
-        if (x == b || rel_get(d, order, x, b)) {
-          set_or(d, row, row, rel_crow(d, order, a));
+        set_or(d, row, rel_crow(d, s->cur, x), ox);
+        if (x == b || bit_get(ox, b)) {
+          set_or(d, row, row, oa);
           bit_set(row, a);
         }
       }
@@ -190,14 +191,15 @@ static const Lazy *force_po_pairs(Search *s, const Lazy *z) {
         y = arena_alloc(s->work, sizeof(Lazy));
         *y = *z;
         y->total = 0;
-        y->order = arena_alloc(s->work, sizeof(Word) * (size_t)rel_words(d));
-        rel_copy(d, y->order, z->order);
+        y->order = arena_alloc(s->work, sizeof(Word) * lin_words(d, z->count));
+        memcpy(y->order, z->order, sizeof(Word) * lin_words(d, z->count));
       }
       /* a and its predecessors before b and its successors */
-      for (int x = set_next(d, y->set, 0); x >= 0; x = set_next(d, y->set, x + 1))
-        if (x == a || rel_get(d, y->order, x, a)) {
-          Word *row = rel_row(d, y->order, x);
-          set_or(d, row, row, rel_crow(d, y->order, b));
+      const Word *ob = lin_crow(d, y->order, y->set, b);
+      Word *row = y->order;
+      for (int x = set_next(d, y->set, 0); x >= 0; x = set_next(d, y->set, x + 1), row += d.w)
+        if (x == a || bit_get(row, a)) {
+          set_or(d, row, row, ob);
           bit_set(row, b);
         }
     }
@@ -215,7 +217,7 @@ static void join_total(Search *s, int j, const Lazy *z) {
   for (int e = set_next(d, z->set, 0); e >= 0; e = set_next(d, z->set, e + 1), k++) {
     Word *row = rel_row(d, s->cur, e);
     set_copy(d, saved + (size_t)k * (size_t)d.w, row);
-    set_or(d, row, row, rel_crow(d, z->order, e));
+    set_or(d, row, row, z->order + (size_t)k * (size_t)d.w);
   }
   s->probed = false;
   factor(s, j + 1);
@@ -292,21 +294,23 @@ static Value *break_symmetry(Run *r, Value *f) {
     bool free_ = true;
     for (int a = 0; a < k && free_; a++)
       for (int b = 0; b < k && free_; b++)
-        if (a != b && rel_get(d, order, ev[a], ev[b])) free_ = false;
+        if (a != b && lin_get(d, order, z->set, ev[a], ev[b])) free_ = false;
     if (!free_) continue;
     if (!y) {
       y = arena_alloc(run_cur(r), sizeof(Lazy));
       *y = *z;
       y->total = 0;
-      y->order = arena_alloc(run_cur(r), sizeof(Word) * (size_t)rel_words(d));
-      rel_copy(d, y->order, z->order);
+      y->order = arena_alloc(run_cur(r), sizeof(Word) * lin_words(d, z->count));
+      memcpy(y->order, z->order, sizeof(Word) * lin_words(d, z->count));
     }
-    for (int a = 0; a + 1 < k; a++) rel_set(d, y->order, ev[a], ev[a + 1]);
+    for (int a = 0; a + 1 < k; a++) bit_set(lin_row(d, y->order, y->set, ev[a]), ev[a + 1]);
     /* close again, on the factor's events only */
-    for (int m = set_next(d, y->set, 0); m >= 0; m = set_next(d, y->set, m + 1))
-      for (int x = set_next(d, y->set, 0); x >= 0; x = set_next(d, y->set, x + 1))
-        if (rel_get(d, y->order, x, m))
-          set_or(d, rel_row(d, y->order, x), rel_row(d, y->order, x), rel_crow(d, y->order, m));
+    for (int m = set_next(d, y->set, 0); m >= 0; m = set_next(d, y->set, m + 1)) {
+      const Word *om = lin_crow(d, y->order, y->set, m);
+      Word *row = y->order;
+      for (int x = set_next(d, y->set, 0); x >= 0; x = set_next(d, y->set, x + 1), row += d.w)
+        if (bit_get(row, m)) set_or(d, row, row, om);
+    }
     uint64_t fact = 1;
     for (int a = 2; a <= k; a++) fact *= (uint64_t)a;
     r->mult *= fact;
