@@ -99,6 +99,29 @@ void av_set_lane(SemCtx *c, Vec *v, int idx, int esize, SVal x) {
   v->ch[k] = sem_op(c, S_OR, keep, put);
 }
 
+/* Lane idx of register n set to x, and lane idx read: only the chunk
+ * holding the lane is read and written (the other one is unchanged: its
+ * value and dependencies are those of its last write either way), which
+ * keeps a 16-element LD1 within an instruction's 64 events. */
+static void av_set_elem(SemCtx *c, int n, int idx, int esize, SVal x) {
+  lane_check(c, idx, esize);
+  Vec v;
+  int k = idx * esize / 64;
+  v.ch[k] = sem_read_reg(c, AA_VCH(n, k));
+  v.ch[1 - k] = v.ch[k];
+  av_set_lane(c, &v, idx, esize, x);
+  sem_write_reg(c, AA_VCH(n, k), v.ch[k]);
+}
+
+static SVal av_get_elem(SemCtx *c, int n, int idx, int esize) {
+  lane_check(c, idx, esize);
+  Vec v;
+  int k = idx * esize / 64;
+  v.ch[k] = sem_read_reg(c, AA_VCH(n, k));
+  v.ch[1 - k] = v.ch[k];
+  return av_get_lane(c, v, idx, esize);
+}
+
 /* The view's size in bits: nelem * esize, or esize for an element form. */
 static int view_bits(const Operand *o) {
   return o->sub == AV_VEC && o->imm2 ? (int)(o->imm2 * o->imm) : (int)o->imm;
@@ -151,15 +174,12 @@ static void single_structure(SemCtx *c, const Instr *ins) {
     int r = (l->reg + j) % 32;
     SVal a = av_addr_plus(c, base, (int64_t)j * es / 8);
     if (store) {
-      sem_store(c, a, av_get_lane(c, av_read(c, r), idx, es), es / 8, tags);
+      sem_store(c, a, av_get_elem(c, r, idx, es), es / 8, tags);
     } else if (rep) {
       SVal v = sem_load(c, a, es / 8, tags);
       av_write(c, r, av_replicate(c, v, av_nelem(l), es), 128);
     } else {
-      SVal v = sem_load(c, a, es / 8, tags);
-      Vec old = av_read(c, r);
-      av_set_lane(c, &old, idx, es, v);
-      av_write(c, r, old, 128);
+      av_set_elem(c, r, idx, es, sem_load(c, a, es / 8, tags));
     }
   }
   post_index(c, m, base);
@@ -180,12 +200,9 @@ static void multiple_structure(SemCtx *c, const Instr *ins) {
       int64_t off = contiguous ? (int64_t)(i + j * ne) * es / 8 : (int64_t)(i * n + j) * es / 8;
       SVal a = av_addr_plus(c, base, off);
       if (store) {
-        sem_store(c, a, av_get_lane(c, av_read(c, r), i, es), es / 8, 0);
+        sem_store(c, a, av_get_elem(c, r, i, es), es / 8, 0);
       } else {
-        SVal v = sem_load(c, a, es / 8, 0);
-        Vec old = av_read(c, r);
-        av_set_lane(c, &old, i, es, v);
-        av_write(c, r, old, 128);
+        av_set_elem(c, r, i, es, sem_load(c, a, es / 8, 0));
       }
     }
   post_index(c, m, base);
@@ -256,16 +273,6 @@ static void movi_v(SemCtx *c, const Instr *ins) {
   av_write(c, o[0].reg, av_replicate(c, k_(c, k), av_nelem(&o[0]), es), view_bits(&o[0]));
 }
 
-static SVal op3(SemCtx *c, int op, SVal a, SVal b) {
-  switch (op) {
-  case AA_EOR: return sem_op(c, S_XOR, a, b);
-  case AA_ORR: return sem_op(c, S_OR, a, b);
-  case AA_AND: return sem_op(c, S_AND, a, b);
-  case AA_BIC: return sem_op(c, S_ANDNOT, a, b);
-  default: return sem_op(c, S_OR, a, sem_op(c, S_XOR, b, k_(c, -1)));
-  }
-}
-
 void aarch64_simd_exec(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
   if (ins->op >= AV_SMSTART) return aarch64_sme_exec(c, ins);
@@ -328,10 +335,9 @@ void aarch64_simd_exec(SemCtx *c, const Instr *ins) {
     av_wr_gpr(c, &o[0], av_read(c, o[1].reg).ch[0]);
     return;
   case AV_OP3: {
-    int op = AA_FLAG_X(ins->flags);
-    if (op != AA_EOR) sem_unsupported(c, "herd7 has no semantics for it");
+    if (AA_FLAG_X(ins->flags) != AV_L_EOR) sem_unsupported(c, "herd7 has no semantics for it");
     Vec b = av_read(c, o[2].reg), a = av_read(c, o[1].reg), d;
-    for (int k = 0; k < AV_CHUNKS; k++) d.ch[k] = op3(c, op, a.ch[k], b.ch[k]);
+    for (int k = 0; k < AV_CHUNKS; k++) d.ch[k] = sem_op(c, S_XOR, a.ch[k], b.ch[k]);
     av_write(c, o[0].reg, d, view_bits(&o[0]));
     return;
   }

@@ -304,7 +304,7 @@ void aarch64_sve_exec(SemCtx *c, const Instr *ins) {
   }
   case AV_OP3_SV: {
     need_128(c);
-    if (AA_FLAG_X(ins->flags) != AA_EOR) sem_unsupported(c, "herd7 has no semantics for it");
+    if (AA_FLAG_X(ins->flags) != AV_L_EOR) sem_unsupported(c, "herd7 has no semantics for it");
     Vec b = av_read(c, o[2].reg), a = av_read(c, o[1].reg), d;
     for (int k = 0; k < AV_CHUNKS; k++) d.ch[k] = sem_op(c, S_XOR, a.ch[k], b.ch[k]);
     av_write(c, o[0].reg, d, 128);

@@ -401,6 +401,11 @@ static void parse_operands(AsmScan *s, Instr *ins, Parsed *pp) {
 
 /* ------------------------------------------------------------ mnemonics */
 
+/* AVLogic's names as herd prints them. */
+static const char *const logic_names[] = {
+    [AV_L_EOR] = "EOR", [AV_L_ORR] = "ORR", [AV_L_ORN] = "ORN", [AV_L_AND] = "AND",
+    [AV_L_ANDS] = "ANDS", [AV_L_BIC] = "BIC", [AV_L_BICS] = "BICS"};
+
 typedef struct Form {
   const char *name;  /* mnemonic */
   const char *sig;   /* operand signature */
@@ -438,9 +443,11 @@ static const Form forms[] = {
     {"MOV", "VV", AV_MOV_V, 0, 0},       {"MOV", "sVi", AV_MOV_S, 0, 0},
     {"DUP", "Vx", AV_DUP, 0, 0},         {"DUP", "Vw", AV_DUP, 0, 0},
     {"ADDV", "sV", AV_ADDV, 0, 0},       {"FMOV", "ws", AV_FMOV, 0, 0},
-    {"FMOV", "xs", AV_FMOV, 0, 0},       {"EOR", "VVV", AV_OP3, AA_EOR, 0},
-    {"ORR", "VVV", AV_OP3, AA_ORR, 0},   {"AND", "VVV", AV_OP3, AA_AND, 0},
-    {"BIC", "VVV", AV_OP3, AA_BIC, 0},   {"ORN", "VVV", AV_OP3, AA_ORN, 0},
+    {"FMOV", "xs", AV_FMOV, 0, 0},
+    {"EOR", "VVV", AV_OP3, AV_L_EOR, 0}, {"EON", "VVV", AV_OP3, AV_L_EOR, 0},
+    {"ORR", "VVV", AV_OP3, AV_L_ORR, 0}, {"ORN", "VVV", AV_OP3, AV_L_ORN, 0},
+    {"AND", "VVV", AV_OP3, AV_L_AND, 0}, {"ANDS", "VVV", AV_OP3, AV_L_ANDS, 0},
+    {"BIC", "VVV", AV_OP3, AV_L_BIC, 0}, {"BICS", "VVV", AV_OP3, AV_L_BICS, 0},
     {"ADD", "VVV", AV_ADD_V, 0, 0},      {"ADD", "sss", AV_ADD_S, 0, 0},
     /* SVE */
     {"PTRUE", "P", AV_PTRUE, 0, 0},      {"PTRUE", "Pp", AV_PTRUE, 0, 0},
@@ -467,9 +474,11 @@ static const Form forms[] = {
     {"ST4W", "zPm", AV_STSV, 4, 2},   {"ST4D", "zPm", AV_STSV, 4, 3},
     {"MOV", "Zk", AV_MOV_SV, 0, 0},      {"MOV", "Zkh", AV_MOV_SV, 0, 0},
     {"DUP", "Zx", AV_DUP_SV, 0, 0},      {"DUP", "Zw", AV_DUP_SV, 0, 0},
-    {"ADD", "ZZZ", AV_ADD_SV, 0, 0},     {"EOR", "ZZZ", AV_OP3_SV, AA_EOR, 0},
-    {"ORR", "ZZZ", AV_OP3_SV, AA_ORR, 0}, {"AND", "ZZZ", AV_OP3_SV, AA_AND, 0},
-    {"BIC", "ZZZ", AV_OP3_SV, AA_BIC, 0}, {"NEG", "ZMZ", AV_NEG_SV, 0, 0},
+    {"ADD", "ZZZ", AV_ADD_SV, 0, 0},     {"NEG", "ZMZ", AV_NEG_SV, 0, 0},
+    {"EOR", "ZZZ", AV_OP3_SV, AV_L_EOR, 0}, {"EON", "ZZZ", AV_OP3_SV, AV_L_EOR, 0},
+    {"ORR", "ZZZ", AV_OP3_SV, AV_L_ORR, 0}, {"ORN", "ZZZ", AV_OP3_SV, AV_L_ORN, 0},
+    {"AND", "ZZZ", AV_OP3_SV, AV_L_AND, 0}, {"ANDS", "ZZZ", AV_OP3_SV, AV_L_ANDS, 0},
+    {"BIC", "ZZZ", AV_OP3_SV, AV_L_BIC, 0}, {"BICS", "ZZZ", AV_OP3_SV, AV_L_BICS, 0},
     {"MOVPRFX", "ZMZ", AV_MOVPRFX, 0, 0},
     {"INDEX", "Zxk", AV_INDEX, 0, 0},    {"INDEX", "Zwk", AV_INDEX, 0, 0},
     {"INDEX", "Zkx", AV_INDEX, 0, 0},    {"INDEX", "Zkw", AV_INDEX, 0, 0},
@@ -820,9 +829,8 @@ static void print_sve(const Instr *ins, StrBuf *out) {
     if (ins->nops > 2) sb_printf(out, ",LSL #%lld", (long long)o[2].imm);
     return;
   case AV_OP3_SV: {
-    static const char *const ops[] = {[AA_EOR] = "EOR ", [AA_ORR] = "ORR ", [AA_AND] = "AND ",
-                                      [AA_BIC] = "BIC "};
-    sb_puts(out, ops[x]);
+    sb_puts(out, logic_names[x]);
+    sb_putc(out, ' ');
     pr_ops(ins, 0, out);
     return;
   }
@@ -970,9 +978,7 @@ void aarch64_simd_print(const Instr *ins, StrBuf *out) {
   case AV_OP3:
   case AV_ADD_V:
   case AV_ADD_S: {
-    static const char *const ops[] = {[AA_EOR] = "EOR", [AA_ORR] = "ORR", [AA_AND] = "AND",
-                                      [AA_BIC] = "BIC", [AA_ORN] = "ORN"};
-    sb_puts(out, ins->op == AV_OP3 ? ops[x] : "ADD");
+    sb_puts(out, ins->op == AV_OP3 ? logic_names[x] : "ADD");
     for (int i = 0; i < 3; i++) {
       sb_putc(out, i ? ',' : ' ');
       pr_vreg(&o[i], out);

@@ -53,7 +53,7 @@
  *   AV_DUP         vec, Rn
  *   AV_ADDV        scalar, vec
  *   AV_FMOV        Rd, scalar
- *   AV_OP3         vec, vec, vec; X = AA_EOR .. (herd runs EOR only)
+ *   AV_OP3         vec, vec, vec; X = AVLogic (herd runs EOR only)
  *   AV_ADD_V       vec, vec, vec
  *   AV_ADD_S       Dd, Dn, Dm
  * SVE (vector length 128; patterns are OPK_IMM, sub AV_K_PATTERN, imm an
@@ -66,7 +66,7 @@
  *                  the access size (B H W D) in AA_FLAG_SIZE
  *   AV_MOV_SV      Zd.<T>, k {, LSL #s}
  *   AV_DUP_SV      Zd.<T>, Rn
- *   AV_ADD_SV AV_OP3_SV  Zd, Zn, Zm (OP3: X = AA_EOR.., herd runs EOR)
+ *   AV_ADD_SV AV_OP3_SV  Zd, Zn, Zm (OP3: X = AVLogic, herd runs EOR)
  *   AV_NEG_SV AV_MOVPRFX Zd, Pg/M (or /Z), Zn
  *   AV_INDEX       Zd.<T>, Rn|k, Rm|k
  *   AV_RDVL        Xd, k;  AV_ADDVL  Xd, Xn, k
@@ -114,6 +114,10 @@ typedef enum AVPattern {
 extern const char *const aarch64_sve_patterns[];
 
 typedef enum AVWhile { AV_WLT, AV_WLE, AV_WLO, AV_WLS } AVWhile;
+
+/* The operation of AV_OP3 / AV_OP3_SV (AA_FLAG_X), herd's OP token: EON
+   is lexed as EOR there; herd runs EOR only. */
+typedef enum AVLogic { AV_L_EOR, AV_L_ORR, AV_L_ORN, AV_L_AND, AV_L_ANDS, AV_L_BIC, AV_L_BICS } AVLogic;
 
 /* The mnemonics of AV_LDR / AV_STR. */
 typedef enum AVMemo { AV_M_PLAIN, AV_M_UNSCALED, AV_M_ORDERED } AVMemo;
