@@ -634,6 +634,7 @@ static void check_form(AsmScan *s, const Instr *ins, const Form *f) {
     break;
   case AV_ADDA:
     if (o[0].imm2 || o[1].imm2 != 'M' || o[2].imm2 != 'M') asm_error(s, "bad ADDHA / ADDVA");
+    if (o[0].imm != 32 || o[3].imm != 32) asm_error(s, "expected ZAn.S and Zm.S (herd's ADDHA / ADDVA)");
     break;
   default:
     break;
