@@ -10,6 +10,8 @@
  */
 #include "mte.h"
 
+#include "engine.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,13 +31,18 @@ void mte_program_setup(Program *p, Err *err, SrcPos where) {
   if (!p->has_tags && !p->memtag) return;
   if (p->has_tags && !p->memtag)
     err_raise(err, ERRK_SEMANTIC, where, "tagged addresses need -variant memtag");
+  if (p->test->arch != ARCH_AARCH64)
+    err_raise(err, ERRK_SEMANTIC, where, "-variant memtag is supported for AArch64 only");
+  if (p->kvm)
+    err_raise(err, ERRK_SEMANTIC, where, "-variant memtag with -variant kvm is not supported yet");
+  if (p->mixed)
+    err_raise(err, ERRK_SEMANTIC, where, "-variant memtag with -variant mixed is not supported yet");
   int n0 = p->syms.count;
   for (int s = 0; s < n0; s++) {
     const char *name = intern_name(&p->syms, s);
     if (is_tag_sym(name) || lit_sym_kind(name) != SK_VIRTUAL || strchr(name, '[') ||
         program_is_code_sym(p, s))
       continue;
-    err_raise(err, ERRK_SEMANTIC, where, "memory tagging (MTE) is not supported yet");
     const struct ArrayDecl *a = program_array(p, s);
     int64_t bytes = a ? (int64_t)a->len * a->esize : 1;
     for (int64_t b = 0; b < bytes; b += GRANULE) {
@@ -74,6 +81,12 @@ static bool base_byte(const Program *p, Val a, const char **base, int64_t *byte)
 }
 
 bool mte_apply(const Program *p, SymOp op, Val a, Val b, Val *out) {
+  if (op == S_SUB) {
+    if (!p->memtag) return false;
+    int c = engine_val_cmp(p, a, b);
+    *out = val_int((c > 0) - (c < 0));
+    return true;
+  }
   if (a.kind != VAL_ADDR) return false;
   switch (op) {
   case S_TAGLOC: {

@@ -16,6 +16,14 @@ void mte_program_setup(Program *p, Err *err, SrcPos where);
 /* The MTE operations S_TAGLOC .. S_SETTAG on values; false when they do
  * not apply. */
 static inline bool mte_is_op(int op) { return op >= S_TAGLOC && op <= S_SETTAG; }
+/* Also herd's difference of two tags, or of two addresses that differ in
+ * symbol or tag (under -variant memtag): their order, -1, 0 or 1. */
+static inline bool mte_handles(int op, Val a, Val b) {
+  if (mte_is_op(op)) return true;
+  return op == S_SUB && ((a.kind == VAL_TAG && b.kind == VAL_TAG) ||
+                         (a.kind == VAL_ADDR && b.kind == VAL_ADDR &&
+                          (a.sym != b.sym || val_addr_tag(a) != val_addr_tag(b))));
+}
 bool mte_apply(const Program *p, SymOp op, Val a, Val b, Val *out);
 
 /* herd's spelling of a colour (":red" is printed by the caller). */

@@ -242,7 +242,7 @@ static int disp_cmp(const Program *p, const DispLoc *a, const DispLoc *b) {
   }
   /* herd's symbols: virtual < physical (PA(x)) < page-table entries */
   const char *na = intern_name(&p->syms, a->sym), *nb = intern_name(&p->syms, b->sym);
-  SymKind ka = lit_sym_kind(na), kb = lit_sym_kind(nb);
+  int ka = lit_sym_rank(na), kb = lit_sym_rank(nb);
   if (ka != kb) return ka < kb ? -1 : 1;
   if (a->kind == DL_CELL) { /* cell t[i] is named "t[i]": by array, then index */
     size_t la = strcspn(na, "["), lb = strcspn(nb, "[");

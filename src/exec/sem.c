@@ -208,7 +208,7 @@ static SVal mk_op(SemCtx *c, SymOp op, int width, SVal a, SVal b, SVal x) {
     }
   }
   if (ka && kb && kx &&
-      (mte_is_op(op) ? mte_apply(c->prog, op, va, vb, &out) : sym_apply(op, width, va, vb, vx, &out))) {
+      (mte_handles(op, va, vb) ? mte_apply(c->prog, op, va, vb, &out) : sym_apply(op, width, va, vb, vx, &out))) {
     r.s = const_node(c, out);
     return r;
   }

@@ -130,6 +130,7 @@ static void load(SemCtx *c, const Instr *ins, uint64_t tags, bool reserve) {
   }
   SVal pa = a; /* -variant kvm: the physical address (vmsa.c) */
   if (!vmsa_access(c, &pa, false, &tags)) return;
+  if (!aarch64_mte_check(c, &pa, false)) return;
   SVal v = sem_load(c, pa, access_size(ins), tags);
   sem_ctrl_reset(c);
   aarch64_write_back(c, m, a);
@@ -144,6 +145,7 @@ static void store(SemCtx *c, const Instr *ins, uint64_t tags) {
     v = sem_mask(c, v, 8 * access_size(ins));
   aarch64_write_back(c, m, a);
   if (!vmsa_access(c, &a, true, &tags)) return;
+  if (!aarch64_mte_check(c, &a, true)) return;
   sem_store(c, a, v, access_size(ins), tags);
   sem_ctrl_reset(c);
 }
@@ -736,6 +738,8 @@ static bool exec_memory(SemCtx *c, const Instr *ins) {
     default:
       break;
     }
+  if (sem_program(c)->memtag && AA_IS_MEMORY(ins->op) && !aarch64_mte_checked(ins->op))
+    sem_unsupported(c, "under -variant memtag");
   switch ((AAOp)ins->op) {
   case AA_LDR: case AA_LDRSW: case AA_LDRS: case AA_LDUR:
     load(c, ins, 0, false);
@@ -763,6 +767,7 @@ static void exec_aarch64(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
   if (AA_IS_SIMD(ins->op)) return aarch64_simd_exec(c, ins);
   if (exec_memory(c, ins)) return;
+  if (aarch64_exec_mte(c, ins)) return;
   if (aarch64_exec_exception(c, ins)) return;
   if (AA_IS_ALU(ins->op)) return alu(c, ins);
   switch ((AAOp)ins->op) {

@@ -23,5 +23,12 @@ void aarch64_simd_exec(SemCtx *c, const Instr *ins);
 bool aarch64_exec_exception(SemCtx *c, const Instr *ins);
 /* -variant ifetch: a fetch read no instruction (herd's check_self). */
 void aarch64_fetch_fault(SemCtx *c);
+/* Memory tagging (sem_aarch64_mte.c): whether an access is one -variant
+ * memtag checks; the tag check of the access at *a (nothing without
+ * memtag; *a becomes the address without its tag; false when the path
+ * faulted and has ended); STG, LDG. */
+bool aarch64_mte_checked(int op);
+bool aarch64_mte_check(SemCtx *c, SVal *a, bool write);
+bool aarch64_exec_mte(SemCtx *c, const Instr *ins);
 
 #endif

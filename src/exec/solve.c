@@ -60,7 +60,7 @@ bool eval_node(Engine *g, Sym s, Val *out) {
     if (ok && n->c != SYM_NONE) ok = eval_node(g, n->c, &c);
     if (ok && (a.kind == VAL_VAR || b.kind == VAL_VAR) && herd_copy(n, a, b, &r))
       ; /* an unsolved variable passes where herd computes nothing */
-    else if (ok && mte_is_op(n->op))
+    else if (ok && mte_handles(n->op, a, b))
       ok = mte_apply(g->p, (SymOp)n->op, a, b, &r);
     else if (ok)
       ok = sym_apply((SymOp)n->op, n->width, a, b, c, &r);

@@ -101,6 +101,10 @@ bool sym_apply(SymOp op, int width, Val a, Val b, Val c3, Val *out) {
   if (a.kind == VAL_VAR || b.kind == VAL_VAR || c3.kind == VAL_VAR) return false;
   if ((a.kind == VAL_PTE || b.kind == VAL_PTE) && pte_apply(op, a, b, out)) return true;
   bool ints = a.kind == VAL_INT && b.kind == VAL_INT;
+  if (op == S_XOR && !ints && a.kind != VAL_VAR && val_eq(a, b)) { /* herd: v ^ v is 0 */
+    *out = val_int(0);
+    return true;
+  }
   uint64_t x = (uint64_t)a.num, y = (uint64_t)b.num;
   int64_t r = 0;
   switch (op) {

@@ -89,7 +89,7 @@ typedef enum Form {
   F_MVN, F_SXTW, F_BFM, F_MOPL, F_MOPLZ, F_MOP, F_MOPZ, F_RR, F_REV, F_EXTR,
   F_CSEL, F_CSET, F_CINC, F_ADR, F_LABEL, F_BCC, F_CB, F_TB, F_XREG, F_RET,
   F_IMM, F_MRS, F_MSR, F_LDST, F_LDUR, F_PAIR, F_BRACKET, F_STX, F_LDXP,
-  F_STXP, F_RRM, F_RM, F_CASP, F_BARRIER, F_CMO,
+  F_STXP, F_RRM, F_RM, F_CASP, F_BARRIER, F_CMO, F_TAG,
 } Form;
 
 /* Register views a form accepts for its data register. */
@@ -183,6 +183,10 @@ static const struct Mnemo {
     {"DSB", AA_DSB, F_BARRIER, -1, 0, V_ANY},
     {"ISB", AA_ISB, F_NONE, -1, 0, V_ANY},
     {"DC", AA_DC, F_CMO, -1, 0, V_ANY},
+    {"STG", AA_STG, F_TAG, -1, 0, V_ANY},
+    {"STZG", AA_STZG, F_TAG, -1, 0, V_ANY},
+    {"STZ2G", AA_STZ2G, F_TAG, -1, 0, V_ANY},
+    {"LDG", AA_LDG, F_TAG, -1, 0, V_ANY},
     {"IC", AA_IC, F_CMO, -1, 0, V_ANY},
     {"LDR", AA_LDR, F_LDST, -1, 0, V_ANY},
     {"LDRB", AA_LDR, F_LDST, 0, 0, V_WONLY},
@@ -740,6 +744,7 @@ static void parse_operands(AsmScan *s, Instr *ins, const Decoded *d) {
   case F_MSR: parse_sysreg(s, ins), asm_expect(s, ','), parse_reg_view(s, ins, AA_X); break;
   case F_LDST: parse_reg(s, ins), asm_expect(s, ','), parse_addr(s, ins, ADDR_EA); break;
   case F_LDUR: parse_reg(s, ins), asm_expect(s, ','), parse_addr(s, ins, ADDR_OFFSET); break;
+  case F_TAG: parse_reg_view(s, ins, AA_X), asm_expect(s, ','), parse_addr(s, ins, ADDR_OFFSET); break;
   case F_PAIR:
     parse_regs(s, ins, 2);
     asm_expect(s, ',');
@@ -1055,6 +1060,14 @@ static void aarch64_print_instr(const Instr *ins, StrBuf *out,
   }
   if (AA_IS_ALU(ins->op)) {
     print_alu(ins, out);
+    return;
+  }
+  if (AA_IS_MTE(ins->op)) { /* herd's pp_mem_idx */
+    static const char *const names[] = {"STG", "STZG", "STZ2G", "LDG"};
+    sb_printf(out, "%s ", names[ins->op - AA_STG]);
+    print_reg_view(o[0].reg, AA_X, out);
+    sb_putc(out, ',');
+    print_addr(&o[1], false, out);
     return;
   }
   if (AA_IS_MEMORY(ins->op)) {

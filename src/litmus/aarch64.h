@@ -76,6 +76,7 @@
  *   AA_CAS AA_SWP AA_LDOP       Rs, Rt, [Xn]
  *   AA_CASP                     Rs, Rs2, Rt, Rt2, [Xn]
  *   AA_STOP                     Rs, [Xn]
+ *   AA_STG AA_STZG AA_STZ2G AA_LDG   Xt, [Xn{,#k}] (AA_AM_IMM)
  *   AA_DMB AA_DSB               OPK_IMM imm = an AABarrier
  *   AA_ISB AA_NOP               none
  * FLAGS: bits 0-1 the access size, log2 of its bytes (AA_FLAG_SIZE);
@@ -112,6 +113,8 @@ typedef enum AAOp {
   AA_LDR, AA_LDRSW, AA_LDRS, AA_LDUR, AA_STR, AA_LDP, AA_LDPSW, AA_STP,
   AA_LDAR, AA_LDAPR, AA_STLR, AA_LDXR, AA_LDAXR, AA_STXR, AA_STLXR,
   AA_LDXP, AA_STXP, AA_CAS, AA_CASP, AA_SWP, AA_LDOP, AA_STOP,
+  /* memory tagging (MTE) */
+  AA_STG, AA_STZG, AA_STZ2G, AA_LDG,
   /* cache maintenance */
   AA_DC, AA_IC,
   /* barriers; AA_ISB is the last (aarch64_simd.h numbers after it) */
@@ -120,6 +123,7 @@ typedef enum AAOp {
 
 #define AA_IS_ALU(op) ((op) >= AA_ADD && (op) <= AA_BIC)
 #define AA_IS_MEMORY(op) ((op) >= AA_LDR && (op) <= AA_STOP)
+#define AA_IS_MTE(op) ((op) >= AA_STG && (op) <= AA_LDG)
 
 typedef enum AAAddrMode {
   AA_AM_IMM, AA_AM_REG, AA_AM_LSL, AA_AM_SXTW, AA_AM_UXTW, AA_AM_SXTX,

@@ -385,6 +385,9 @@ void lit_print_loc_hash(const LitLoc *l, StrBuf *out);  /* as written */
  * written so or pte_x, phy_x. */
 typedef enum SymKind { SK_VIRTUAL, SK_PHYSICAL, SK_PTE } SymKind;
 SymKind lit_sym_kind(const char *sym);
+/* herd's order of kinds of symbols: virtual < physical < MTE tag
+ * locations tag(x) < page-table entries. */
+int lit_sym_rank(const char *sym);
 /* The x of "PTE(x)" / "PA(x)" (an arena copy), sym itself otherwise. */
 const char *lit_sym_base(Arena *a, const char *sym);
 /* The legacy spelling the hash uses: pte_x, phy_x, else sym. */

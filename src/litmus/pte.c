@@ -26,6 +26,13 @@ SymKind lit_sym_kind(const char *sym) {
   return SK_VIRTUAL;
 }
 
+int lit_sym_rank(const char *sym) {
+  static const int rank[] = {[SK_VIRTUAL] = 0, [SK_PHYSICAL] = 1, [SK_PTE] = 3};
+  SymKind k = lit_sym_kind(sym);
+  if (k == SK_VIRTUAL && strncmp(sym, "tag(", 4) == 0) return 2;
+  return rank[k];
+}
+
 const char *lit_sym_base(Arena *a, const char *sym) {
   SymKind k = lit_sym_kind(sym);
   if (k == SK_VIRTUAL) return sym;

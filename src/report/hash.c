@@ -91,7 +91,7 @@ static int cmp_loc(const LitLoc *a, const LitLoc *b) {
   case LOC_SYMREG: return strcmp(a->reg, b->reg);
   case LOC_GLOBAL: {
     /* herd's symbols: virtual < physical < page-table entries */
-    SymKind ka = lit_sym_kind(a->sym), kb = lit_sym_kind(b->sym);
+    int ka = lit_sym_rank(a->sym), kb = lit_sym_rank(b->sym);
     if (ka != kb) return ka < kb ? -1 : 1;
     return strcmp(a->sym, b->sym);
   }
