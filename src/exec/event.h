@@ -41,6 +41,9 @@ enum {
                            VAL_TLB), or SYM_NONE for all entries */
   EV_REFUSE = 1 << 16,  /* marks a path corral cannot run right (sem_refuse):
                            a candidate taking it stops the run with an error */
+  EV_SCA = 1 << 17,     /* one single-copy-atomic access with the other EV_SCA
+                           accesses of its direction in its instruction
+                           instance (herd's para_atomic: LDXP, STXP) */
 };
 #define EV_MEM (EV_R | EV_W)
 #define EV_COMMIT (EV_BCC | EV_PRED | EV_ERET)

@@ -465,8 +465,18 @@ static Value *compute_pd(Engine *g, int pd, int stage) {
       mixed_same_access(es, d, bits);
       return wrap_rel(g, stage, bits);
     }
-    for (int i = 0; i < d.n; i++)
-      if (es->ev[i].flags & EV_MEM) rel_set(d, bits, i, i);
+    for (int i = 0; i < d.n; i++) {
+      const Event *a = &es->ev[i];
+      if (!(a->flags & EV_MEM)) continue;
+      rel_set(d, bits, i, i);
+      if (!(a->flags & EV_SCA)) continue;
+      for (int j = 0; j < d.n; j++) {
+        const Event *b = &es->ev[j];
+        if (j != i && (b->flags & EV_SCA) && b->thread == a->thread && b->inst == a->inst &&
+            (b->flags & EV_MEM) == (a->flags & EV_MEM))
+          rel_set(d, bits, i, j);
+      }
+    }
     return wrap_rel(g, stage, bits);
   }
   case PD_IICO_DATA:

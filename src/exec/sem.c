@@ -443,6 +443,13 @@ static SVal mixed_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags
 
 void sem_data_port(SemCtx *c, SVal v) { mark_data_ports(c, v.deps); }
 
+void sem_single_copy(SemCtx *c, SVal v) {
+  for (uint64_t d = v.deps; d; d &= d - 1) {
+    Event *e = &c->ev.data[c->inst_first + __builtin_ctzll(d)];
+    if (e->flags & EV_MEM) e->flags |= EV_SCA;
+  }
+}
+
 SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
   if (c->prog->mixed) return mixed_store(c, addr, data, size, tags);
   Val a;
@@ -562,6 +569,14 @@ void sem_ctrl_reset(SemCtx *c) { c->ctrl_from = 0; }
 void sem_order_dep(SemCtx *c, SVal from) { c->order_from |= from.deps; }
 
 void sem_data_dep(SemCtx *c, SVal from) { c->data_from |= from.deps; }
+void sem_order_mem(SemCtx *c, SVal from, SVal to) {
+  for (uint64_t d = from.deps; d; d &= d - 1)
+    for (uint64_t e = to.deps; e; e &= e - 1) {
+      Edge ed = {c->inst_first + __builtin_ctzll(d), c->inst_first + __builtin_ctzll(e)};
+      if ((c->ev.data[ed.a].flags & EV_MEM) && (c->ev.data[ed.b].flags & EV_MEM))
+        vec_push(c->iico_order, ed);
+    }
+}
 
 void sem_order_after(SemCtx *c, SVal from) { c->seq_from |= from.deps; }
 

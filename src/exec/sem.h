@@ -93,6 +93,10 @@ SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags);
  * marks every read of a value operand (AArch64 CAS's Rs); sem_store marks
  * the reads feeding its data itself. */
 void sem_data_port(SemCtx *c, SVal v);
+/* The memory events `v` comes from, and the others so marked in this
+ * instruction with the same direction, are one single-copy-atomic access
+ * (herd's para_atomic): related by sm / si. */
+void sem_single_copy(SemCtx *c, SVal v);
 SVal sem_rmw_event(SemCtx *c, SVal addr, int size, uint64_t tags, int *ev);
 void sem_rmw_set_write(SemCtx *c, int ev, SVal data);
 
@@ -128,6 +132,9 @@ void sem_order_dep(SemCtx *c, SVal from);
  * data sequencing where no value flows: ERET's read of ELR_EL1 after its
  * commit). */
 void sem_data_dep(SemCtx *c, SVal from);
+/* iico_order from every memory event of `from` to every memory event of
+ * `to`, both already built (herd's seq_mem: LDIAPP, STILP). */
+void sem_order_mem(SemCtx *c, SVal from, SVal to);
 
 /* C: events created after this call, until the end of the statement, are
  * sequenced (po) after the events of `from`. */

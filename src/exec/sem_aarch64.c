@@ -179,8 +179,11 @@ static void store_excl(SemCtx *c, const Instr *ins, bool rel) {
   }
   sem_assume(c, sem_op(c, S_EQ, a, resa));
   uint64_t tags = sem_tag(c, "X") | (rel ? sem_tag(c, "L") : 0);
-  sem_store(c, a, pair ? rd_val(c, &o[1]) : v, n, tags);
-  if (pair) sem_store(c, sem_op(c, S_ADD, a, sem_int(c, n)), rd_val(c, &o[2]), n, tags);
+  SVal w1 = sem_store(c, a, pair ? rd_val(c, &o[1]) : v, n, tags);
+  if (pair) {
+    SVal w2 = sem_store(c, sem_op(c, S_ADD, a, sem_int(c, n)), rd_val(c, &o[2]), n, tags);
+    sem_single_copy(c, w1), sem_single_copy(c, w2);
+  }
   sem_ctrl_reset(c);
   wr_val(c, &o[0], sem_int(c, 0));
 }
@@ -285,7 +288,8 @@ static void cas(SemCtx *c, const Instr *ins) {
 
 /* CASP Rs,Rs2,Rt,Rt2,[Xn]: CAS on the pair of locations at a and a+n,
  * with herd's five alternatives of cas() (no NoRet form: herd's casp has
- * none); the comparison is of both halves. */
+ * none); the comparison is of both halves.  Only the success reads are
+ * atomic (X). */
 static void casp(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
   int n = access_size(ins);
@@ -298,9 +302,10 @@ static void casp(SemCtx *c, const Instr *ins) {
   SVal n1 = sem_int(c, 0), n2 = n1;
   if (ok) n1 = rd_data(c, &o[2]), n2 = rd_data(c, &o[3]);
   AAMo mo = AA_FLAG_MO(ins->flags);
-  uint64_t rtags = ok || writeback
-                       ? read_tags(c, ins, false)
-                       : (mo == AA_MO_A || mo == AA_MO_AL ? sem_tag(c, "A") : 0);
+  /* unlike CAS's, the write-back failure's reads are plain (herd reads
+   * them as the failure without write does), so not in rmw */
+  uint64_t rtags = ok ? read_tags(c, ins, false)
+                      : (mo == AA_MO_A || mo == AA_MO_AL ? sem_tag(c, "A") : 0);
   SVal a2 = sem_op(c, S_ADD, a, sem_int(c, n));
   SVal m1 = sem_load(c, a, n, rtags), m2 = sem_load(c, a2, n, rtags);
   SVal eq = sem_op(c, S_AND, sem_op(c, S_EQ, m1, e1), sem_op(c, S_EQ, m2, e2));
@@ -333,20 +338,28 @@ static void load_pair(SemCtx *c, const Instr *ins) {
   SVal a = aarch64_address(c, m);
   SVal v1 = sem_load(c, a, n, tags);
   SVal v2 = sem_load(c, sem_op(c, S_ADD, a, sem_int(c, n)), n, tags);
+  if (tags) sem_order_mem(c, v1, v2); /* LDIAPP: herd's seq_mem */
   aarch64_write_back(c, m, a);
   wr_raw(c, &o[0], load_value(c, ins, v1));
   wr_raw(c, &o[1], load_value(c, ins, v2));
 }
 
-/* STP / STNP / STILP Rt1,Rt2,ADDR */
+/* STP / STNP / STILP Rt1,Rt2,ADDR; STILP's writes are L and ordered
+ * (iico_order) */
 static void store_pair(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops, *m = &o[2];
   int n = access_size(ins);
   uint64_t tags = AA_FLAG_X(ins->flags) == AA_PAIR_RCPC ? sem_tag(c, "L") : 0;
   SVal a = aarch64_address(c, m);
   aarch64_write_back(c, m, a);
-  sem_store(c, a, rd_val(c, &o[0]), n, tags);
-  sem_store(c, sem_op(c, S_ADD, a, sem_int(c, n)), rd_val(c, &o[1]), n, tags);
+  SVal w1 = sem_store(c, a, rd_val(c, &o[0]), n, tags);
+  SVal w2 = sem_store(c, sem_op(c, S_ADD, a, sem_int(c, n)), rd_val(c, &o[1]), n, tags);
+  /* STILP: herd orders the writes (seq_mem), the second one first in the
+   * pre-indexed form */
+  if (tags && m->sub == AA_AM_PRE)
+    sem_order_mem(c, w2, w1);
+  else if (tags)
+    sem_order_mem(c, w1, w2);
 }
 
 /* LDXP / LDAXP Rt1,Rt2,[Xn]: the first read reserves the address. */
@@ -359,6 +372,7 @@ static void load_excl_pair(SemCtx *c, const Instr *ins) {
   sem_reserve(c, a, n);
   SVal v1 = sem_load(c, a, n, tags);
   SVal v2 = sem_load(c, sem_op(c, S_ADD, a, sem_int(c, n)), n, tags);
+  sem_single_copy(c, v1), sem_single_copy(c, v2); /* herd's >>|| */
   wr_val(c, &o[0], v1);
   wr_val(c, &o[1], v2);
 }
