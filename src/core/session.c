@@ -387,6 +387,10 @@ static corral_status simulate(const corral_options *o, const Test *t,
     if (!strcmp(vars[i], "ifetch") || !strcmp(vars[i], "self")) ifetch = true;
     if (!strcmp(vars[i], "kvm") || !strcmp(vars[i], "vmsa")) kvm = true;
   }
+  for (int i = 0; i < nv && deps; i++) /* reads from no write: not in mixed.c */
+    if (!strcmp(vars[i], "mixed"))
+      err_raise(&err, ERRK_SEMANTIC, where,
+                "-variant deps with -variant mixed is not supported yet");
   for (int i = 0; i < nv; i++)
     if (!strcmp(vars[i], "mixed")) {
       mixed = true;

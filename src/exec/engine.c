@@ -59,7 +59,8 @@ static void send_view(Engine *g, uint64_t flags, const CatShown *shown, int nsho
     g->view_loc[e] = (ev->flags & (EV_MEM | EV_LOCK)) && ev_loc(g, e, &v) ? v : val_int(0);
   }
   rel_clear(d, g->view_rf);
-  for (int i = 0; i < es->nreads; i++) rel_set(d, g->view_rf, g->rf_src[i], es->reads[i]);
+  for (int i = 0; i < es->nreads; i++)
+    if (g->rf_src[i] >= 0) rel_set(d, g->view_rf, g->rf_src[i], es->reads[i]);
   ExecView v = {g->p, es, d, g->view_val, g->view_wval, g->view_loc, g->view_rf,
                 g->state, g->cond_true, flags, shown, nshown, failure, g->run};
   g->o->exec_sink(g->o->sink_ctx, &v);
@@ -100,9 +101,9 @@ static void run_candidate(Engine *g) {
       l.regid = dl->reg;
       l.lane_bits = dl->lane_bits;
       l.lane_shift = dl->lane_shift;
-      if (!final_value(g, &l, &v)) return;
+      if (!final_value(g, &l, &v)) goto unknown;
     } else if (!global_final_value(g, dl->sym, &v)) {
-      return;
+      goto unknown;
     }
     if (v.kind == VAL_INT) v.num = typed_int(p, dl->type, v.num);
     g->state[i] = v;
@@ -141,6 +142,9 @@ static void run_candidate(Engine *g) {
   run_begin_fw(g->run);
   find_symmetry(g);
   run_model(g->run);
+  return;
+unknown:
+  if (g->p->deps) spec_final(g); /* herd would print a variable */
 }
 
 /* Choose the final write of observed location k, then the next. */
@@ -156,7 +160,7 @@ static void choose_fw(Engine *g, int k) {
   bool any = false;
   for (int i = 0; i < es->nwrites; i++) {
     int w = es->writes[i];
-    if (es->ev[w].flags & EV_INIT) continue;
+    if (es->ev[w].flags & (EV_INIT | EV_SPEC)) continue; /* -variant deps: never final */
     Val l;
     if (!ev_loc(g, w, &l) || l.sym != sym) continue;
     any = true;
@@ -184,31 +188,43 @@ static bool read_values(Engine *g) {
   return true;
 }
 
-static void rf_leaf(Engine *g) {
+/* A path corral does not model (sem_refuse) is possible: stop. */
+static bool refused(Engine *g) {
   const EventStructure *es = g->es;
-  memset(g->vstate, 0, (size_t)es->nnodes);
+  if (es->refuse_ev < 0) return false;
+  const Event *r = &es->ev[es->refuse_ev];
+  g->out->refused = true;
+  g->out->refused_thread = r->thread;
+  g->out->refused_code = r->code_index;
+  __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
+  g->halted = true;
+  return true;
+}
+
+/* The values of a complete rf choice, outside -variant deps: false if
+ * the candidate goes. */
+static bool solved_values(Engine *g) {
+  const EventStructure *es = g->es;
   /* values copied round a cycle through rf stay herd variables */
-  if (!read_values(g) && !(solve_unsolved(g) && read_values(g))) return;
+  if (!read_values(g) && !(solve_unsolved(g) && read_values(g))) return false;
   for (int i = 0; i < es->nassume; i++) {
     Val v;
-    if (!eval_node(g, es->assume[i], &v) || !truthy(v)) return;
+    if (!eval_node(g, es->assume[i], &v) || !truthy(v)) return false;
   }
-  if (es->refuse_ev >= 0) {
-    /* a path corral does not model (sem_refuse) is possible: stop */
-    const Event *r = &es->ev[es->refuse_ev];
-    g->out->refused = true;
-    g->out->refused_thread = r->thread;
-    g->out->refused_code = r->code_index;
-    __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
-    g->halted = true;
-    return;
-  }
+  if (refused(g)) return false;
   /* Every event's location and value must be known. */
   for (int e = 0; e < es->nrel; e++) {
     const Event *ev = &es->ev[e];
     Val v;
-    if ((ev->flags & EV_MEM) && !ev_loc(g, e, &v)) return;
+    if ((ev->flags & EV_MEM) && !ev_loc(g, e, &v)) return false;
   }
+  return true;
+}
+
+static void rf_leaf(Engine *g) {
+  memset(g->vstate, 0, (size_t)g->es->nnodes);
+  /* -variant deps: speculated events may keep unknown values (spec.c) */
+  if (!(g->p->deps ? spec_values(g) && !refused(g) : solved_values(g))) return;
   /* what depends on rf alone is kept for all its final-write choices */
   predef_reset(g, STAGE_RF);
   run_begin_rf(g->run);
@@ -256,15 +272,18 @@ static void compute_candidates(Engine *g, Shared *sh, Arena *a) {
   rel_closure(es->full, iico);
   for (int i = 0; i < es->nreads; i++) {
     int r = es->reads[i];
-    sh->cands[i] = ARENA_NEWN(a, int, es->nwrites + 1);
+    sh->cands[i] = ARENA_NEWN(a, int, es->nwrites + 2);
     const SymNode *lr = &es->nodes[es->ev[r].loc];
     for (int k = 0; k < es->nwrites; k++) {
       int w = es->writes[k];
       if (w == r || rel_get(es->full, iico, r, w) || !may_alias(es, r, w)) continue;
+      if (g->p->deps && !spec_may_read(es, r, w)) continue;
       sh->cands[i][sh->ncands[i]++] = w;
     }
     if (sh->ncands[i] == 0 && lr->op == S_CONST && lr->k.kind != VAL_ADDR)
       eng_err(g, "Non symbolic location with no initial write");
+    if (g->p->deps && (es->ev[r].flags & EV_SPEC))
+      sh->cands[i][sh->ncands[i]++] = -1; /* reads from nowhere */
   }
   if (g->p->mixed) mixed_check_writes(g, es);
   sh->read_index = ARENA_NEWN(a, int, es->n + 1);
@@ -372,7 +391,8 @@ static void worker_init(Engine *g, Shared *sh, Program *p, const CProg *prog,
   /* Symmetry needs models blind to values, and real executions otherwise
    * (pictures, explanations) */
   g->sym_enabled = !cat_prog_uses_values(prog) && o->run_mode == 0 && !o->exec_sink &&
-                   !p->mixed && /* byte symbols: not the shapes it knows */
+                   /* byte symbols, speculated events: not the shapes it knows */
+                   !p->mixed && !p->deps &&
                    p->fault_disp < 0; /* faults name their thread */
   g->sym_observed = xcalloc((size_t)p->nthreads + 1, sizeof(bool));
   for (int i = 0; i < p->ndisp; i++)

@@ -144,6 +144,15 @@ bool mixed_rf_ok(const Engine *g);
 void mixed_check_writes(Engine *g, const EventStructure *es); /* raises for what is not exact */
 void mixed_same_access(const EventStructure *es, Dim d, Word *bits);
 
+/* spec.c (-variant deps): may read r take its value from write w; the
+ * value of read r when it reads from no write; the values of a candidate
+ * (false: discard it; raises for what herd keeps unsolved outside
+ * speculated events) */
+bool spec_may_read(const EventStructure *es, int r, int w);
+Val spec_nowhere(const EventStructure *es, int r);
+bool spec_values(Engine *g);
+CR_NORETURN void spec_final(Engine *g); /* a displayed value is unknown */
+
 /* predef.c */
 void predef_setup(Engine *g, const Engine *like);
 /* Drop the cached names of this stage and the later ones (STAGE_ES: a new

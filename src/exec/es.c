@@ -18,6 +18,29 @@ static bool has_cell(const Program *p, int s) {
   return !p->kvm || s >= p->kvm_nsyms || p->pa_of[s] < 0;
 }
 
+/* -variant deps: po from each thread's tree of instances, an event of an
+ * instance before every event of the instance's descendants. */
+static void po_tree(EventStructure *es, ThreadPaths *paths, const int *choice,
+                    int **map, Arena *a) {
+  for (int t = 0; t < es->nthreads; t++) {
+    const ThreadPath *tp = &paths[t].v[choice[t]];
+    int ni = tp->ninst;
+    /* the events of each instance, as global ids */
+    int *first = ARENA_NEWN(a, int, ni + 2), *evs = ARENA_NEWN(a, int, tp->nev + 1);
+    for (int i = 0; i < tp->nev; i++) first[tp->ev[i].inst + 1]++;
+    for (int k = 0; k < ni; k++) first[k + 1] += first[k];
+    int *fill = ARENA_NEWN(a, int, ni + 1);
+    for (int i = 0; i < tp->nev; i++) {
+      int k = tp->ev[i].inst;
+      evs[first[k] + fill[k]++] = map[t][i];
+    }
+    for (int j = 0; j < tp->nev; j++)
+      for (int k = tp->inst_parent[tp->ev[j].inst]; k >= 0; k = tp->inst_parent[k])
+        for (int x = first[k]; x < first[k + 1]; x++)
+          rel_set(es->full, es->po_full, evs[x], map[t][j]);
+  }
+}
+
 EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
                          Arena *a) {
   EventStructure *es = ARENA_NEW(a, EventStructure);
@@ -166,7 +189,12 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
     rel_or(d, es->po_full, es->po_full, es->iico_order);
     rel_closure(d, es->po_full);
   }
-  /* po: same thread, earlier instruction instance. */
+  /* po: same thread, earlier instruction instance (-variant deps: an
+   * ancestor instance). */
+  if (p->deps) {
+    po_tree(es, paths, choice, map, a);
+    goto po_done;
+  }
   for (int i = 0; i < es->n; i++) {
     const Event *ei = &es->ev[i];
     if (ei->thread < 0) continue;
@@ -175,6 +203,7 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
       if (ej->thread == ei->thread && ei->inst < ej->inst) rel_set(d, es->po_full, i, j);
     }
   }
+po_done:
   /* Reads and writes. */
   es->reads = ARENA_NEWN(a, int, es->nrel + 1);
   es->writes = ARENA_NEWN(a, int, es->nrel + 1);

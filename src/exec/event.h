@@ -44,6 +44,8 @@ enum {
   EV_SCA = 1 << 17,     /* one single-copy-atomic access with the other EV_SCA
                            accesses of its direction in its instruction
                            instance (herd's para_atomic: LDXP, STXP) */
+  EV_SPEC = 1 << 18,    /* -variant deps: speculated (a side of a branch not
+                           taken), herd's SPEC; see ThreadPath.inst_parent */
 };
 #define EV_MEM (EV_R | EV_W)
 #define EV_COMMIT (EV_BCC | EV_PRED | EV_ERET)
@@ -77,6 +79,8 @@ typedef struct Event {
                            event belongs to (mixed.c); 0 otherwise */
   uint8_t fault;        /* EV_FAULT: its FaultType */
   uint8_t fault_bits;   /* EV_FAULT: FB_ bits */
+  int16_t sub;          /* rank among the events of its instruction instance
+                           (same-static: same instruction, same rank) */
   int32_t hv;           /* herd7's variable for the value (read: the value
                            read; write: the value written), after its
                            register stage, or 0 for a constant (sem.c) */
@@ -121,6 +125,11 @@ typedef struct ThreadPath {
   int nregs;
   bool cutoff;          /* path ended by the unrolling bound */
   const char *cutoff_label;
+  /* -variant deps: po is a tree of instruction instances (both sides of
+   * a branch follow it, not each other): the parent of instance i, or -1;
+   * NULL otherwise (po is then the order of instances). */
+  int *inst_parent;
+  int ninst;
 } ThreadPath;
 
 typedef struct ThreadPaths {

@@ -16,11 +16,12 @@ typedef enum Pd {
   /* sets */
   PD_M, PD_R, PD_W, PD_IW, PD_FW, PD_F, PD_B, PD_BCC, PD_PRED, PD_RREG,
   PD_WREG, PD_DATAPORT, PD_NDATA, PD_EXP, PD_NEXP, PD_AMO_SET, PD_CUTOFF,
-  PD_NOLOC, PD_EMPTY_SET, PD_INSTR, PD_CMODX,
+  PD_NOLOC, PD_EMPTY_SET, PD_INSTR, PD_CMODX, PD_SPEC, PD_EXEC,
   /* relations */
   PD_ID, PD_LOC, PD_INT, PD_EXT, PD_PO, PD_RF, PD_RMW, PD_AMO, PD_ADDR,
   PD_DATA, PD_CTRL, PD_DEPEND, PD_CONTROL, PD_SM, PD_IICO_DATA,
   PD_IICO_CTRL, PD_IICO_ORDER, PD_RF_REG, PD_PCO, PD_SAME_INSTANCE, PD_SAME_STATIC,
+  PD_SAME_INSTR,
   PD_EMPTY_REL,
   /* -variant kvm (vmsa.c) */
   PD_PTEV, PD_PTEINV, PD_INV_DOMAIN, PD_SAME_LOB,
@@ -40,8 +41,8 @@ static const struct {
     {"BCC", PD_BCC},     {"PRED", PD_PRED},     {"Rreg", PD_RREG},
     {"Wreg", PD_WREG},   {"DATA", PD_DATAPORT}, {"NDATA", PD_NDATA},
     {"Exp", PD_EXP},     {"NExp", PD_NEXP},     {"AMO", PD_AMO_SET},
-    {"CutOff", PD_CUTOFF}, {"no-loc", PD_NOLOC}, {"SPEC", PD_EMPTY_SET},
-    {"EXEC", PD_EMPTY_SET},
+    {"CutOff", PD_CUTOFF}, {"no-loc", PD_NOLOC}, {"SPEC", PD_SPEC},
+    {"EXEC", PD_EXEC},
     /* Events of extensions corral does not model (cache maintenance, TLB
      * invalidation, memory tagging): herd binds these names, empty. */
     {"T", PD_EMPTY_SET},    {"TLBI", PD_EMPTY_SET}, {"DC.CVAU", PD_EMPTY_SET},
@@ -59,7 +60,7 @@ static const struct {
     {"control", PD_CONTROL}, {"sm", PD_SM},     {"si", PD_SM},
     {"aligned", PD_SM},  {"iico_data", PD_IICO_DATA},
     {"iico_ctrl", PD_IICO_CTRL}, {"rf-reg", PD_RF_REG}, {"pco", PD_PCO},
-    {"same-instance", PD_SAME_INSTANCE}, {"same-instr", PD_SAME_INSTANCE},
+    {"same-instance", PD_SAME_INSTANCE}, {"same-instr", PD_SAME_INSTR},
     {"same-static", PD_SAME_STATIC}, {"success", PD_EMPTY_REL},
     {"tst", PD_EMPTY_REL}, {"membar.cta", PD_EMPTY_REL},
     {"membar.gl", PD_EMPTY_REL}, {"membar.sys", PD_EMPTY_REL},
@@ -134,6 +135,13 @@ static bool s_rreg(const Engine *g, int i) { return (EV(i)->flags & EV_RREG) != 
 static bool s_wreg(const Engine *g, int i) { return (EV(i)->flags & EV_WREG) != 0; }
 static bool s_dport(const Engine *g, int i) { return (EV(i)->flags & EV_DATAPORT) != 0; }
 static bool s_ndata(const Engine *g, int i) { return !(EV(i)->flags & EV_DATAPORT); }
+/* -variant deps: speculated memory accesses, and the others */
+static bool s_spec(const Engine *g, int i) {
+  return (EV(i)->flags & EV_MEM) && (EV(i)->flags & EV_SPEC);
+}
+static bool s_exec(const Engine *g, int i) {
+  return (EV(i)->flags & EV_MEM) && !(EV(i)->flags & EV_SPEC);
+}
 static bool s_exp(const Engine *g, int i) {
   return (EV(i)->flags & EV_MEM) && !(EV(i)->flags & EV_NEXP);
 }
@@ -408,6 +416,8 @@ static Value *compute_pd(Engine *g, int pd, int stage) {
   case PD_EMPTY_SET: return mk_set_pd(g, stage, s_none);
   case PD_INSTR: return code_access_set(g, stage, false);
   case PD_CMODX: return code_access_set(g, stage, true);
+  case PD_SPEC: return mk_set_pd(g, stage, s_spec);
+  case PD_EXEC: return mk_set_pd(g, stage, s_exec);
   case PD_ID: {
     Word *bits = new_rel(g, stage);
     for (int i = 0; i < d.n; i++) rel_set(d, bits, i, i);
@@ -434,7 +444,9 @@ static Value *compute_pd(Engine *g, int pd, int stage) {
     return project(g, stage, es->po_full);
   case PD_RF: {
     Word *bits = new_rel(g, stage);
-    for (int i = 0; i < es->nreads; i++) rel_set(d, bits, g->rf_src[i], es->reads[i]);
+    for (int i = 0; i < es->nreads; i++)
+      if (g->rf_src[i] >= 0) /* -variant deps: a speculated read may read nothing */
+        rel_set(d, bits, g->rf_src[i], es->reads[i]);
     return wrap_rel(g, stage, bits);
   }
   case PD_RMW:
@@ -501,6 +513,7 @@ static Value *compute_pd(Engine *g, int pd, int stage) {
     return wrap_rel(g, stage, bits);
   }
   case PD_SAME_INSTANCE:
+  case PD_SAME_INSTR:
   case PD_SAME_STATIC: {
     Word *bits = new_rel(g, stage);
     const Word *mine = thread_sets(g, stage);
@@ -510,7 +523,11 @@ static Value *compute_pd(Engine *g, int pd, int stage) {
       const Word *t = mine + (size_t)(a->thread + 1) * (size_t)d.w;
       for (int j = set_next(d, t, 0); j >= 0; j = set_next(d, t, j + 1)) {
         const Event *b = &es->ev[j];
-        if (pd == PD_SAME_INSTANCE ? a->inst == b->inst : a->code_index == b->code_index)
+        /* same-instr: one static instruction; same-static: and the same
+         * rank among its events */
+        if (pd == PD_SAME_INSTANCE ? a->inst == b->inst
+                                   : a->code_index == b->code_index &&
+                                         (pd == PD_SAME_INSTR || a->sub == b->sub))
           rel_set(d, bits, i, j);
       }
     }

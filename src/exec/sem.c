@@ -35,6 +35,8 @@ typedef enum Flow {
 
 enum { MAX_PATH_INSTS = 20000 };
 
+typedef struct Resume Resume; /* -variant deps: a leg still to run */
+
 struct SemCtx {
   Program *prog;
   const SemArch *arch;
@@ -77,6 +79,14 @@ struct SemCtx {
                                 counts (a copy per instruction was
                                 quadratic in the thread's length) */
   int ninsts;                /* instruction instances on the path */
+  /* -variant deps (herd's speculation): po is a tree of instances, each
+   * after its parent (inst_parent, indexed by instance); events of a
+   * speculated leg are EV_SPEC; legs still to run when the current one
+   * reaches the end of the code wait in `resume` (see deps_branch). */
+  bool spec;
+  int last_inst;             /* the parent of the next instance, or -1 */
+  VEC(int) inst_parent;
+  VEC(Resume *) resume;
 
   /* Current instruction. */
   const Instr *ins;
@@ -134,6 +144,8 @@ static int add_event(SemCtx *c, Event e, uint64_t deps) {
   e.thread = (int16_t)c->thread;
   e.inst = c->ninsts;
   e.code_index = c->code_index + c->code_base;
+  e.sub = (int16_t)(c->ev.len - c->inst_first);
+  if (c->spec) e.flags |= EV_SPEC;
   vec_push(c->ev, e);
   int id = c->ev.len - 1;
   if (id - c->inst_first >= 64)
@@ -197,7 +209,13 @@ static SVal mk_op(SemCtx *c, SymOp op, int width, SVal a, SVal b, SVal x) {
   r.hv = 0;
   if (r.unk) {
     if (op == S_XOR && a.hv == b.hv) {
+      /* herd's x^x is 0 at once, whatever x: a cycle through rf, or a
+       * speculated read from no write, leaves no equation there */
       r.unk = false;
+      if (b.unk && a.hv > 0) {
+        r.s = const_node(c, val_int(0));
+        return r;
+      }
     } else if (op == S_ADD && ((ka && va.kind == VAL_INT && va.num == 0) ||
                                (kb && vb.kind == VAL_INT && vb.num == 0))) {
       SVal o = ka && va.kind == VAL_INT && va.num == 0 ? b : a;
@@ -615,10 +633,6 @@ void sem_jump(SemCtx *c, const char *label) {
 }
 
 void sem_branch(SemCtx *c, SVal cond, const char *label) {
-  /* refused rather than answered without the ghost events (Program.deps) */
-  if (c->prog->deps)
-    sem_error(c, "-variant deps: conditional branches (speculated execution of the "
-              "side not taken) are not supported yet");
   c->flow = FLOW_BRANCH;
   c->target = label;
   c->cond = cond;
@@ -751,6 +765,8 @@ const Program *sem_program(const SemCtx *c) { return c->prog; }
 
 typedef struct Mark {
   int nev, nnodes, ndata, nctrl, norder, nrf, nassume, ninsts, ncctrl, ncsrc, nseq, nregeq, nbj;
+  int last_inst;
+  bool spec;
   int *csrc;
   bool has_resv;
   SVal resv_addr;
@@ -776,6 +792,8 @@ static void mark_save(SemCtx *c, Mark *m, Arena *scratch) {
   if (c->csrc.len) memcpy(m->csrc, c->csrc.data, sizeof(int) * (size_t)c->csrc.len);
   m->nassume = c->assume.len;
   m->ninsts = c->ninsts;
+  m->last_inst = c->last_inst;
+  m->spec = c->spec;
   m->has_resv = c->has_resv;
   m->resv_addr = c->resv_addr;
   m->resv_size = c->resv_size;
@@ -786,6 +804,21 @@ static void mark_save(SemCtx *c, Mark *m, Arena *scratch) {
   m->code_base = c->code_base;
   m->code_thread = c->code_thread;
   m->in_handler = c->in_handler;
+}
+
+/* The small state of a mark: registers, reservation, loop counters, the
+ * parent of the next instance (what a leg of a branch starts from). */
+static void small_restore(SemCtx *c, const Mark *m) {
+  c->has_resv = m->has_resv;
+  c->resv_addr = m->resv_addr;
+  c->resv_size = m->resv_size;
+  c->last_inst = m->last_inst;
+  memcpy(c->regs, m->regs, sizeof(RegState) * (size_t)c->nregs);
+  while (c->bj_trail.len > m->nbj) c->backjumps[c->bj_trail.data[--c->bj_trail.len]]--;
+  c->code = m->code;
+  c->code_base = m->code_base;
+  c->code_thread = m->code_thread;
+  c->in_handler = m->in_handler;
 }
 
 static void mark_restore(SemCtx *c, const Mark *m) {
@@ -802,15 +835,9 @@ static void mark_restore(SemCtx *c, const Mark *m) {
   if (m->ncsrc) memcpy(c->csrc.data, m->csrc, sizeof(int) * (size_t)m->ncsrc);
   c->assume.len = m->nassume;
   c->ninsts = m->ninsts;
-  c->has_resv = m->has_resv;
-  c->resv_addr = m->resv_addr;
-  c->resv_size = m->resv_size;
-  memcpy(c->regs, m->regs, sizeof(RegState) * (size_t)c->nregs);
-  while (c->bj_trail.len > m->nbj) c->backjumps[c->bj_trail.data[--c->bj_trail.len]]--;
-  c->code = m->code;
-  c->code_base = m->code_base;
-  c->code_thread = m->code_thread;
-  c->in_handler = m->in_handler;
+  if (c->inst_parent.len > m->ninsts) c->inst_parent.len = m->ninsts;
+  c->spec = m->spec;
+  small_restore(c, m);
 }
 
 #define COPY_OUT(dst, src, T)                                          \
@@ -852,6 +879,10 @@ static void emit_path(SemCtx *c, bool cutoff, const char *label) {
   for (int r = 0; r < c->nregs; r++) p.final_regs[r] = c->regs[r].val;
   p.cutoff = cutoff;
   p.cutoff_label = label;
+  if (c->prog->deps) {
+    COPY_OUT(p.inst_parent, c->inst_parent, int);
+    p.ninst = c->inst_parent.len;
+  }
   herd_register_stage(c, p.ev, p.nev);
   vec_push(c->paths, p);
 }
@@ -927,6 +958,15 @@ static int find_label(SemCtx *c, const char *label) {
 }
 
 static void run_from(SemCtx *c, int pc, Arena *scratch);
+static void path_end(SemCtx *c, Arena *scratch);
+static void deps_branch(SemCtx *c, int pc, Arena *scratch);
+
+/* A new instruction instance: under -variant deps, record its parent. */
+static void begin_instance(SemCtx *c) {
+  if (!c->prog->deps) return;
+  c->inst_parent.len = c->ninsts;
+  vec_push(c->inst_parent, c->last_inst);
+}
 
 /* Continue at `target` (a label) after the instruction at `from`. */
 static void goto_label(SemCtx *c, int from, const char *target,
@@ -943,6 +983,10 @@ static void goto_label(SemCtx *c, int from, const char *target,
     vec_push(c->bj_trail, c->code_base + to);
     if (++c->backjumps[c->code_base + to] > c->unroll) {
       /* The unrolling bound: this path ends here, cut off. */
+      if (c->spec)
+        sem_error(c, "-variant deps: a loop cut off by the unrolling bound in a "
+                  "speculated branch is not supported yet");
+      begin_instance(c);
       c->inst_first = c->ev.len;
       c->ctrl_from = c->order_from = 0;
       add_event(c, blank_event(EV_CUTOFF), 0);
@@ -1045,6 +1089,105 @@ static const Instr *fetch_instruction(SemCtx *c, const Instr *orig, int sym, int
   return val_eq(k, p->sym_init.data[sym]) ? orig : program_instr(p, k);
 }
 
+/* ------------------------------------------------ -variant deps legs
+ *
+ * herd7 runs both sides of a conditional branch: the side the condition
+ * selects, and the other one as speculated events (EV_SPEC), each side to
+ * the end of the code, both in po after the branch but not after each
+ * other.  Inside a speculated side both sides of every branch are
+ * speculated.  The executor runs the speculated side first; when it
+ * reaches the end of the code, the side taken resumes from the state of
+ * the branch (its registers, reservation, loop counters), with the
+ * speculated events kept, and only the end of that side emits the path. */
+
+struct Resume {
+  bool spec;           /* the leg is speculated */
+  int from;            /* the branch's code entry */
+  const char *target;  /* the leg starts at this label (taken), or at from+1 */
+  bool counted;        /* a backward jump there counts for -unroll */
+  Mark at;             /* the state at the branch */
+};
+
+static void run_leg(SemCtx *c, const Resume *r, Arena *scratch) {
+  small_restore(c, &r->at);
+  c->spec = r->spec;
+  if (r->target)
+    goto_label(c, r->from, r->target, r->counted, scratch);
+  else
+    run_from(c, r->from + 1, scratch);
+}
+
+/* The current leg reached the end of the code (or an exit). */
+static CR_NOINLINE void path_end(SemCtx *c, Arena *scratch) {
+  if (c->resume.len == 0) {
+    emit_path(c, false, NULL);
+    return;
+  }
+  Resume *r = c->resume.data[--c->resume.len];
+  /* this leg's small state, back when the other one ends (its loop
+   * counts: the entries of the trail after the branch's) */
+  ArenaMark am = arena_mark(scratch);
+  Mark here;
+  mark_save(c, &here, scratch);
+  int nbj = r->at.nbj, ntrail = c->bj_trail.len - nbj;
+  int *trail = arena_alloc(scratch, sizeof(int) * (size_t)(ntrail + 1));
+  if (ntrail) memcpy(trail, c->bj_trail.data + nbj, sizeof(int) * (size_t)ntrail);
+  run_leg(c, r, scratch);
+  small_restore(c, &r->at);
+  for (int i = 0; i < ntrail; i++) {
+    vec_push(c->bj_trail, trail[i]);
+    c->backjumps[trail[i]]++;
+  }
+  here.nbj = c->bj_trail.len;
+  small_restore(c, &here);
+  c->spec = here.spec;
+  arena_reset(scratch, am);
+  vec_push(c->resume, r);
+}
+
+/* Run `first` now, then `then` when it ends. */
+static void legs(SemCtx *c, Resume *first, Resume *then, Arena *scratch) {
+  vec_push(c->resume, then);
+  run_leg(c, first, scratch);
+  c->resume.len--;
+}
+
+/* not inlined: its two states would enlarge every instruction's frame */
+static CR_NOINLINE void deps_branch(SemCtx *c, int pc, Arena *scratch) {
+  SVal cond = c->cond;
+  Val v;
+  bool known = sem_is_const(c, cond, &v);
+  ArenaMark am = arena_mark(scratch);
+  Resume taken = {false, pc, c->target, known ? cond.unk : true, {0}};
+  mark_save(c, &taken.at, scratch);
+  Resume fall = taken;
+  fall.target = NULL;
+  if (c->spec) { /* both sides speculated: the taken one first, as herd */
+    taken.spec = fall.spec = true;
+    legs(c, &taken, &fall, scratch);
+  } else if (known) {
+    bool t = !(v.kind == VAL_INT && v.num == 0);
+    taken.spec = !t;
+    fall.spec = t;
+    legs(c, t ? &fall : &taken, t ? &taken : &fall, scratch);
+  } else {
+    vec_push(c->assume, cond.s);
+    taken.spec = false;
+    fall.spec = true;
+    legs(c, &fall, &taken, scratch);
+    mark_restore(c, &taken.at);
+    c->no_hvar = true; /* herd assumes the condition false, no operation */
+    SVal nc = sem_op1(c, S_NOT, cond);
+    c->no_hvar = false;
+    vec_push(c->assume, nc.s);
+    taken.spec = true;
+    fall.spec = false;
+    legs(c, &taken, &fall, scratch);
+  }
+  mark_restore(c, &taken.at);
+  arena_reset(scratch, am);
+}
+
 static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
   const Instr *ins = c->code->entries[pc].ins;
   /* fetched: the instructions at code locations of a thread's code (not
@@ -1065,6 +1208,7 @@ static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
     c->alt = alt;
     c->nalts = 1;
     c->flow = FLOW_NEXT;
+    begin_instance(c);
     if (fsym >= 0) {
       int commit;
       const Instr *run = fetch_instruction(c, ins, fsym, alt, &commit);
@@ -1077,6 +1221,7 @@ static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
       c->arch->exec(c, ins);
     }
     if (alt == 0) nalts = c->nalts;
+    c->last_inst = c->ninsts;
     c->ninsts++;
     if (c->ninsts > MAX_PATH_INSTS)
       sem_error(c, "thread P%d runs more than %d instructions (infinite loop?)",
@@ -1088,7 +1233,7 @@ static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
       run_from(c, pc + 1, scratch);
       break;
     case FLOW_EXIT:
-      emit_path(c, false, NULL);
+      path_end(c, scratch);
       break;
     case FLOW_FAULT:
       take_fault(c, pc, scratch);
@@ -1100,6 +1245,10 @@ static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
       goto_label(c, pc, c->target, true, scratch);
       break;
     case FLOW_BRANCH: {
+      if (c->prog->deps) {
+        deps_branch(c, pc, scratch);
+        break;
+      }
       Val v;
       SVal cond = c->cond;
       const char *target = c->target;
@@ -1135,7 +1284,7 @@ static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
 static void run_from(SemCtx *c, int pc, Arena *scratch) {
   while (pc < c->code->nentries && !c->code->entries[pc].ins) pc++;
   if (pc >= c->code->nentries) {
-    emit_path(c, false, NULL);
+    path_end(c, scratch);
     return;
   }
   run_instruction(c, pc, scratch);
@@ -1161,6 +1310,7 @@ ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out) {
     c.nentries += p->test->threads[k].nentries + 1;
   }
   c.unroll = p->unroll;
+  c.last_inst = -1;
   if (t == 0) p->hvars = 0; /* herd numbers from S1 for each test */
   c.hv_base = p->hvars;
   c.reg_env = isa_has(p->test->arch, ISA_REG_ENV);
@@ -1201,6 +1351,8 @@ ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out) {
   vec_free(c.csrc);
   vec_free(c.assume);
   vec_free(c.regeq);
+  vec_free(c.inst_parent);
+  vec_free(c.resume);
   vec_free(c.paths);
   free(c.regs);
   free(c.backjumps);

@@ -48,6 +48,8 @@ bool eval_node(Engine *g, Sym s, Val *out) {
     int ri = g->read_index[n->a];
     if (ri < 0) {
       ok = false;
+    } else if (g->rf_src[ri] < 0) {
+      r = spec_nowhere(g->es, n->a); /* -variant deps, spec.c */
     } else {
       const Event *w = &g->es->ev[g->rf_src[ri]];
       Sym wv = (w->flags & EV_R) && w->wval != SYM_NONE ? w->wval : w->val;
@@ -190,6 +192,7 @@ bool solve_unsolved(Engine *g) {
   for (int i = 0; i < nr; i++) {
     int r = es->reads[i];
     Val v;
+    if (es->ev[r].flags & EV_SPEC) continue; /* -variant deps: may stay unknown */
     if (g->vstate[es->ev[r].val] == 0 && eval_node(g, es->ev[r].val, &v)) continue;
     if (g->vstate[es->ev[r].val] == 2) continue;
     Val lr, lw;
@@ -213,6 +216,7 @@ bool solve_unsolved(Engine *g) {
   unsigned char *rank = xcalloc((size_t)maxv + 1, 1);
   for (int v = 0; v <= maxv; v++) parent[v] = v;
   for (int i = nr - 1; i >= 0; i--) {
+    if (g->rf_src[i] < 0) continue; /* -variant deps: reads from no write */
     int a = es->ev[es->reads[i]].hv, b = es->ev[g->rf_src[i]].hv;
     if (a <= 0 || b <= 0) continue; /* a constant: a binding, not a join */
     herd_uf_join(parent, rank, a, b);
@@ -221,7 +225,7 @@ bool solve_unsolved(Engine *g) {
     if (g->vstate[s] != 2) g->vstate[s] = 0;
   for (int i = 0; i < nr; i++) {
     Sym s = es->ev[es->reads[i]].val;
-    if (g->vstate[s] == 2) continue;
+    if (g->vstate[s] == 2 || (es->ev[es->reads[i]].flags & EV_SPEC)) continue;
     Val v = {VAL_VAR, 0, herd_uf_find(parent, es->ev[es->reads[i]].hv)};
     g->vals[s] = v;
     g->vstate[s] = 2;
