@@ -162,7 +162,7 @@ static Val code_value(Program *p, const Thread *th, int e, Err *err) {
   }
   StrBuf b;
   sb_init(&b);
-  p->ops->print_instr(copy, &b, NULL, NULL);
+  arch_print_value(p->ops, copy, &b);
   Val v = program_instr_value(p, copy, sb_cstr(&b));
   sb_free(&b);
   return v;
@@ -268,6 +268,39 @@ static void export_value(Program *p, int *cap, bool ifetch, const LitVal *v, Err
     for (int i = 0; i < v->nelems; i++) export_value(p, cap, ifetch, &v->elems[i], err);
 }
 
+/* herd's exported labels: add label value v (once), in (thread, name)
+ * order (label ids are interned in name order). */
+static void add_jump_label(Program *p, Val v) {
+  if (v.kind != VAL_LABEL) return;
+  int i = 0;
+  while (i < p->jump_labels.len &&
+         (p->jump_labels.data[i].sym < v.sym ||
+          (p->jump_labels.data[i].sym == v.sym && p->jump_labels.data[i].num < v.num)))
+    i++;
+  if (i < p->jump_labels.len && val_eq(p->jump_labels.data[i], v)) return;
+  vec_push(p->jump_labels, v);
+  memmove(&p->jump_labels.data[i + 1], &p->jump_labels.data[i],
+          sizeof v * (size_t)(p->jump_labels.len - 1 - i));
+  p->jump_labels.data[i] = v;
+}
+
+/* The labels of the initial state (as normalised) and of ADR Xd,L. */
+static void collect_jump_labels(Program *p) {
+  const Test *t = p->test;
+  for (int th = 0; th < p->nthreads; th++)
+    for (int r = 0; r < p->nregs; r++) add_jump_label(p, p->init_regs[th][r]);
+  for (int s = 0; s < p->sym_init.len; s++) add_jump_label(p, p->sym_init.data[s]);
+  for (int th = 0; th < p->nthreads; th++)
+    for (int e = 0; e < t->threads[th].nentries; e++) {
+      const Instr *ins = t->threads[th].entries[e].ins;
+      if (ins && ins->op == AA_ADR && ins->nops > 1 && ins->ops[1].kind == OPK_LABEL &&
+          ins->ops[1].sym) {
+        Val v = {VAL_LABEL, th, intern(&p->labels, ins->ops[1].sym)};
+        add_jump_label(p, v);
+      }
+    }
+}
+
 void program_code_locations(Program *p, bool ifetch, Err *err) {
   const Test *t = p->test;
   if (!isa_has(t->arch, ISA_INSTR_VALUES) || t->c) return;
@@ -289,14 +322,16 @@ void program_code_locations(Program *p, bool ifetch, Err *err) {
         export_label(p, &cap, ifetch, th, ins->ops[1].sym, err, ins->pos);
     }
   }
-  if (!ifetch) return;
-  for (int th = 0; th < p->nthreads; th++)
-    for (int r = 0; r < p->nregs; r++) {
-      p->init_regs[th][r] = norm_label(p, p->init_regs[th][r]);
-      add_cand(p, p->init_regs[th][r]);
+  if (ifetch) {
+    for (int th = 0; th < p->nthreads; th++)
+      for (int r = 0; r < p->nregs; r++) {
+        p->init_regs[th][r] = norm_label(p, p->init_regs[th][r]);
+        add_cand(p, p->init_regs[th][r]);
+      }
+    for (int s = 0; s < p->sym_init.len; s++) {
+      p->sym_init.data[s] = norm_label(p, p->sym_init.data[s]);
+      add_cand(p, p->sym_init.data[s]);
     }
-  for (int s = 0; s < p->sym_init.len; s++) {
-    p->sym_init.data[s] = norm_label(p, p->sym_init.data[s]);
-    add_cand(p, p->sym_init.data[s]);
   }
+  collect_jump_labels(p);
 }

@@ -510,6 +510,7 @@ void program_free(Program *p) {
   intern_free(&p->colors);
   vec_free(p->instr_code);
   vec_free(p->fetch_cands);
+  vec_free(p->jump_labels);
   arena_free(&p->arena);
   free(p);
 }

@@ -131,6 +131,10 @@ typedef struct Program {
   /* -variant ifetch (self): instructions at code locations are fetched
    * from memory (an IFetch read) and the fetched one is run. */
   bool ifetch;
+  /* herd's exported labels (ifetch.c), in (thread, name) order: the
+   * labels of the initial state's values and of ADR instructions, the
+   * targets an indirect jump to a value not known yet may take. */
+  VEC(Val) jump_labels;
 } Program;
 
 /* Build a Program from a test; raises through err on semantic errors

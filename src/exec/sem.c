@@ -710,8 +710,19 @@ SVal sem_instr_label(SemCtx *c) {
 
 void sem_jump_value(SemCtx *c, SVal target) {
   Val v;
-  if (!sem_is_const(c, target, &v) || v.kind != VAL_LABEL)
+  if (!sem_is_const(c, target, &v)) {
+    /* a value not known yet (read from memory): herd's one alternative
+     * per exported label, assumed to be the value */
+    const Program *p = c->prog;
+    if (p->jump_labels.len == 0)
+      sem_error(c, "Could find no potential target for indirect branch %s "
+                "(potential targets are statically known labels)",
+                c->ins && c->ins->text ? c->ins->text : "?");
+    v = p->jump_labels.data[sem_choose(c, p->jump_labels.len)];
+    sem_assume(c, sem_op(c, S_EQ, target, sem_val(c, v)));
+  } else if (v.kind != VAL_LABEL) {
     sem_error(c, "indirect jump to a value that is not a known label");
+  }
   /* herd's labels are global: the label may be another thread's code */
   sem_jump(c, intern_name(&c->prog->labels, (int)v.num));
 }

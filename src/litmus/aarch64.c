@@ -846,7 +846,9 @@ static Instr *aarch64_parse_instr(Arena *a, Err *err, const char *text,
 }
 
 /* -------------------------------------------------------------- printer
- * herd's dump_instruction_hash (lib/AArch64Base.ml, compat mode). */
+ * herd's dump_instruction_hash (lib/AArch64Base.ml, compat mode) and, with
+ * compat false, its dump_instruction (instructions as values: ADR not
+ * ADDR, NEG, "[Xn],#k" post-index, LDXP's first register in its size). */
 
 /* A branch target: its renamed label, or .+k / .-k */
 static void print_target(const Operand *o, const char *(*rename)(void *, const char *),
@@ -879,9 +881,9 @@ static const char *const mem_ext_names[] = {
     [AA_AM_SXTX] = "SXTX",
 };
 
-/* `pair`: a post-indexed pair prints " [Xn]#k". */
-static void print_addr(const Operand *m, bool pair, StrBuf *out) {
-  if (pair && m->sub == AA_AM_POST) sb_putc(out, ' ');
+/* `pair`: a post-indexed pair prints " [Xn]#k" (compat), "[Xn],#k" not. */
+static void print_addr(const Operand *m, bool pair, bool compat, StrBuf *out) {
+  if (pair && compat && m->sub == AA_AM_POST) sb_putc(out, ' ');
   sb_putc(out, '[');
   print_reg_view(m->reg, AA_X, out);
   switch ((AAAddrMode)m->sub) {
@@ -893,7 +895,7 @@ static void print_addr(const Operand *m, bool pair, StrBuf *out) {
     print_imm(",", m->imm, out);
     sb_puts(out, "]!");
     break;
-  case AA_AM_POST: print_imm("]", m->imm, out); break;
+  case AA_AM_POST: print_imm(compat ? "]" : "],", m->imm, out); break;
   case AA_AM_REG:
   case AA_AM_LSL:
   case AA_AM_SXTW:
@@ -933,7 +935,7 @@ static void print_op_ext(const Operand *o, int view, StrBuf *out) {
   }
 }
 
-static void print_alu(const Instr *ins, StrBuf *out) {
+static void print_alu(const Instr *ins, bool compat, StrBuf *out) {
   const Operand *o = ins->ops;
   int v = o[0].sub;
   const char *memo = alu_names[ins->op];
@@ -941,6 +943,9 @@ static void print_alu(const Instr *ins, StrBuf *out) {
   if (ins->op == AA_SUBS && o[0].reg == AA_ZR) memo = "CMP", only = 1;
   else if (ins->op == AA_ANDS && o[0].reg == AA_ZR) memo = "TST", only = 1;
   else if (ins->op == AA_ORN && o[1].reg == AA_ZR) memo = "MVN", only = 0;
+  else if (!compat && (ins->op == AA_SUB || ins->op == AA_SUBS) && o[1].reg == AA_ZR &&
+           o[2].kind != OPK_IMM)
+    memo = ins->op == AA_SUB ? "NEG" : "NEGS", only = 0;
   sb_puts(out, memo);
   sb_putc(out, ' ');
   print_reg_view(o[only < 0 ? 0 : only].reg, v, out);
@@ -1006,7 +1011,7 @@ static void print_mem_mnemonic(const Instr *ins, StrBuf *out) {
   if (ins->op != AA_LDRSW) sb_puts(out, size_suffix[AA_FLAG_SIZE(f)]);
 }
 
-static void print_memory(const Instr *ins, StrBuf *out) {
+static void print_memory(const Instr *ins, bool compat, StrBuf *out) {
   const Operand *o = ins->ops;
   int x = AA_FLAG_X(ins->flags);
   switch ((AAOp)ins->op) {
@@ -1023,35 +1028,35 @@ static void print_memory(const Instr *ins, StrBuf *out) {
                                                                   : pair_st_names[x]);
     print_regs(ins, 2, out);
     sb_putc(out, ',');
-    print_addr(&o[2], true, out);
+    print_addr(&o[2], true, compat, out);
     return;
   case AA_LDXP:
     sb_puts(out, x ? "LDAXP " : "LDXP ");
-    print_reg_view(o[0].reg, AA_W, out); /* sic: herd's compat printer */
+    print_reg_view(o[0].reg, compat ? AA_W : o[0].sub, out); /* sic (compat) */
     sb_putc(out, ',');
     print_reg(&o[1], out);
     sb_putc(out, ',');
-    print_addr(&o[2], false, out);
+    print_addr(&o[2], false, compat, out);
     return;
   case AA_STXP:
     sb_puts(out, x ? "STLXP" : "STXP");
     print_regs(ins, 3, out);
     sb_putc(out, ',');
-    print_addr(&o[3], false, out);
+    print_addr(&o[3], false, compat, out);
     return;
   default: break;
   }
   print_mem_mnemonic(ins, out);
   for (int i = 0; i < ins->nops; i++) {
     sb_putc(out, i == 0 ? ' ' : ',');
-    if (o[i].kind == OPK_MEM) print_addr(&o[i], false, out);
+    if (o[i].kind == OPK_MEM) print_addr(&o[i], false, compat, out);
     else print_reg(&o[i], out);
   }
 }
 
-static void aarch64_print_instr(const Instr *ins, StrBuf *out,
-                                const char *(*rename)(void *, const char *),
-                                void *ctx) {
+static void print_instr(const Instr *ins, StrBuf *out,
+                        const char *(*rename)(void *, const char *), void *ctx,
+                        bool compat) {
   const Operand *o = ins->ops;
   int x = AA_FLAG_X(ins->flags);
   if (AA_IS_SIMD(ins->op)) {
@@ -1059,7 +1064,7 @@ static void aarch64_print_instr(const Instr *ins, StrBuf *out,
     return;
   }
   if (AA_IS_ALU(ins->op)) {
-    print_alu(ins, out);
+    print_alu(ins, compat, out);
     return;
   }
   if (AA_IS_MTE(ins->op)) { /* herd's pp_mem_idx */
@@ -1071,7 +1076,7 @@ static void aarch64_print_instr(const Instr *ins, StrBuf *out,
     return;
   }
   if (AA_IS_MEMORY(ins->op)) {
-    print_memory(ins, out);
+    print_memory(ins, compat, out);
     return;
   }
   switch ((AAOp)ins->op) {
@@ -1115,7 +1120,7 @@ static void aarch64_print_instr(const Instr *ins, StrBuf *out,
     print_regs(ins, o[3].reg == AA_ZR ? 3 : 4, out);
     return;
   case AA_ADR:
-    sb_puts(out, "ADDR "); /* sic: herd's compat printer */
+    sb_puts(out, compat ? "ADDR " : "ADR "); /* sic (compat) */
     print_reg(&o[0], out);
     sb_putc(out, ',');
     print_target(&o[1], rename, ctx, out);
@@ -1181,6 +1186,16 @@ static void aarch64_print_instr(const Instr *ins, StrBuf *out,
   }
 }
 
+static void aarch64_print_instr(const Instr *ins, StrBuf *out,
+                                const char *(*rename)(void *, const char *),
+                                void *ctx) {
+  print_instr(ins, out, rename, ctx, true);
+}
+
+static void aarch64_print_value(const Instr *ins, StrBuf *out) {
+  print_instr(ins, out, NULL, NULL, false);
+}
+
 /* herd's allocation order for symbolic registers (unused: the parser
  * does not accept them). */
 static const int symb_regs[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
@@ -1197,6 +1212,7 @@ const ArchOps aarch64_arch_ops = {
     .reg_name = aarch64_reg_name,
     .parse_instr = aarch64_parse_instr,
     .print_instr = aarch64_print_instr,
+    .print_value = aarch64_print_value,
     .semi_continues = NULL,
     .symb_regs = symb_regs,
     .nsymb_regs = (int)ARRAY_LEN(symb_regs),

@@ -189,7 +189,7 @@ static LitVal instr_val(TokStream *ts, const Tok *t) {
            "(.+k), not by label %s", ins->ops[i].sym);
   StrBuf b;
   sb_init(&b);
-  ops->print_instr(ins, &b, NULL, NULL);
+  arch_print_value(ops, ins, &b);
   v.sym = arena_strdup(ts->p->a, sb_cstr(&b));
   sb_free(&b);
   v.text = t->kind == T_NOP ? "NOP" : arena_printf(ts->p->a, "instr:\"%s\"", t->s);

@@ -300,6 +300,10 @@ typedef struct ArchOps {
   void (*print_instr)(const Instr *ins, StrBuf *out,
                       const char *(*rename)(void *ctx, const char *label),
                       void *ctx);
+  /* The spelling of an instruction as a value (instr:"..." in states),
+   * when it is not print_instr's (AArch64: herd's non-compat printer);
+   * NULL: print_instr's. */
+  void (*print_value)(const Instr *ins, StrBuf *out);
   /* Added fields. */
   /* Code-table splitting: true if a ';' right after this cell text (labels
    * already removed, trimmed) belongs to the instruction rather than ending
@@ -336,6 +340,12 @@ typedef struct ArchOps {
                      size_t init_end, size_t code_start,
                      SrcPos (*pos)(void *ctx, size_t off), void *ctx);
 } ArchOps;
+
+/* An instruction as a value: print_value, or print_instr without renaming. */
+static inline void arch_print_value(const ArchOps *ops, const Instr *ins, StrBuf *out) {
+  if (ops->print_value) ops->print_value(ins, out);
+  else ops->print_instr(ins, out, NULL, NULL);
+}
 
 /* --------------------------------------------------------- scope trees
  * A `scopes:` section after the code (herd's bell tests, scopes.c):
