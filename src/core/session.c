@@ -452,7 +452,12 @@ static corral_status simulate(const corral_options *o, const Test *t,
     /* a candidate took a path corral does not model (sem_refuse) */
     const CodeEntry *ce = test_entry(&t->threads[out.refused_thread], out.refused_code);
     const Instr *ins = ce ? ce->ins : NULL;
+    int why = out.refused_why;
     outcome_free(&out);
+    if (why == REFUSE_OUT_OF_CODE)
+      err_raise(&err, ERRK_SEMANTIC, ins ? ins->pos : where,
+                "Segmentation fault (kidding, the instruction run here jumps outside "
+                "the code)");
     err_raise(&err, ERRK_SEMANTIC, ins ? ins->pos : where,
               "%s may fault here: MMU faults (-variant kvm) are not supported yet",
               ins && ins->text ? ins->text : "this access");

@@ -196,6 +196,7 @@ static bool refused(Engine *g) {
   g->out->refused = true;
   g->out->refused_thread = r->thread;
   g->out->refused_code = r->code_index;
+  g->out->refused_why = r->fault;
   __atomic_store_n(&g->sh->stop, 1, __ATOMIC_RELAXED);
   g->halted = true;
   return true;
@@ -270,6 +271,7 @@ static void compute_candidates(Engine *g, Shared *sh, Arena *a) {
   rel_or(es->full, iico, es->iico_data, es->iico_ctrl);
   rel_or(es->full, iico, iico, es->iico_order);
   rel_closure(es->full, iico);
+  bool unfed = false; /* a read no write can feed */
   for (int i = 0; i < es->nreads; i++) {
     int r = es->reads[i];
     sh->cands[i] = ARENA_NEWN(a, int, es->nwrites + 2);
@@ -280,8 +282,10 @@ static void compute_candidates(Engine *g, Shared *sh, Arena *a) {
       if (g->p->deps && !spec_may_read(es, r, w)) continue;
       sh->cands[i][sh->ncands[i]++] = w;
     }
-    if (sh->ncands[i] == 0 && lr->op == S_CONST && lr->k.kind != VAL_ADDR)
-      eng_err(g, "Non symbolic location with no initial write");
+    if (sh->ncands[i] == 0 && lr->op == S_CONST && lr->k.kind != VAL_ADDR) {
+      if (!g->p->ifetch) eng_err(g, "Non symbolic location with no initial write");
+      unfed = true;
+    }
     if (g->p->deps && (es->ev[r].flags & EV_SPEC))
       sh->cands[i][sh->ncands[i]++] = -1; /* reads from nowhere */
   }
@@ -289,6 +293,9 @@ static void compute_candidates(Engine *g, Shared *sh, Arena *a) {
   sh->read_index = ARENA_NEWN(a, int, es->n + 1);
   for (int e = 0; e < es->n; e++) sh->read_index[e] = -1;
   for (int i = 0; i < es->nreads; i++) sh->read_index[es->reads[i]] = i;
+  /* -variant ifetch: herd drops the structure first if its fetches fail */
+  if (unfed && fetch_rf_satisfiable(g, sh, a))
+    eng_err(g, "Non symbolic location with no initial write");
   sh->static_locs = true;
   for (int e = 0; e < es->nrel; e++)
     if ((es->ev[e].flags & (EV_MEM | EV_LOCK)) && es->ev[e].loc != SYM_NONE &&
@@ -354,6 +361,7 @@ static void merge_outcome(Outcome *into, const Outcome *o) {
     into->refused = true;
     into->refused_thread = o->refused_thread;
     into->refused_code = o->refused_code;
+    into->refused_why = o->refused_why;
   }
 }
 

@@ -83,7 +83,7 @@ typedef struct Outcome {
   /* a candidate took a path marked EV_REFUSE (sem_refuse): the run
    * stopped; where (the instruction) */
   bool refused;
-  int refused_thread, refused_code;
+  int refused_thread, refused_code, refused_why;
 } Outcome;
 
 /* Run; raises through err (model errors, unsolvable locations...).  The

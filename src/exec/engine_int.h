@@ -109,6 +109,10 @@ void choose_rf(Engine *g, int i);
 bool may_alias(const EventStructure *es, int a, int b);
 void worker_begin(Engine *g);
 
+/* fetch_rf.c: -variant ifetch: some choice of writes for the structure's
+ * instruction fetches fits its assumptions (herd's first stage). */
+bool fetch_rf_satisfiable(Engine *g, Shared *sh, Arena *a);
+
 /* solve.c: values of the current candidate */
 bool eval_node(Engine *g, Sym s, Val *out);
 /* After eval_node failed on some read: if every failure is a value copied

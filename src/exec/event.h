@@ -40,13 +40,15 @@ enum {
   EV_TLBI = 1 << 15,    /* a TLB invalidation (VMSA): loc, its TLB entry (a
                            VAL_TLB), or SYM_NONE for all entries */
   EV_REFUSE = 1 << 16,  /* marks a path corral cannot run right (sem_refuse):
-                           a candidate taking it stops the run with an error */
+                           a candidate taking it stops the run with an error;
+                           Event.fault holds why (RefuseWhy) */
   EV_SCA = 1 << 17,     /* one single-copy-atomic access with the other EV_SCA
                            accesses of its direction in its instruction
                            instance (herd's para_atomic: LDXP, STXP) */
   EV_SPEC = 1 << 18,    /* -variant deps: speculated (a side of a branch not
                            taken), herd's SPEC; see ThreadPath.inst_parent */
 };
+typedef enum RefuseWhy { REFUSE_MMU_FAULT, REFUSE_OUT_OF_CODE } RefuseWhy;
 #define EV_MEM (EV_R | EV_W)
 #define EV_COMMIT (EV_BCC | EV_PRED | EV_ERET)
 

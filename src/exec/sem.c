@@ -569,7 +569,16 @@ void sem_tlbi(SemCtx *c, SVal loc, bool all, uint64_t tags) {
   add_event(c, e, loc.deps);
 }
 
-void sem_refuse(SemCtx *c) { add_event(c, blank_event(EV_REFUSE), 0); }
+void sem_refuse_why(SemCtx *c, int why) {
+  Event e = blank_event(EV_REFUSE);
+  e.fault = (uint8_t)why;
+  add_event(c, e, 0);
+}
+
+void sem_refuse(SemCtx *c) { sem_refuse_why(c, REFUSE_MMU_FAULT); }
+
+/* sem_offset_target's name for a target outside the code */
+static const char OUT_OF_CODE[] = "@outside";
 
 SVal sem_commit(SemCtx *c, SVal cond, uint32_t kind, uint64_t tags) {
   Event e = blank_event(kind);
@@ -715,9 +724,7 @@ void sem_jump_value(SemCtx *c, SVal target) {
      * per exported label, assumed to be the value */
     const Program *p = c->prog;
     if (p->jump_labels.len == 0)
-      sem_error(c, "Could find no potential target for indirect branch %s "
-                "(potential targets are statically known labels)",
-                c->ins && c->ins->text ? c->ins->text : "?");
+      sem_error(c, "indirect jump to a value that is not a known label");
     v = p->jump_labels.data[sem_choose(c, p->jump_labels.len)];
     sem_assume(c, sem_op(c, S_EQ, target, sem_val(c, v)));
   } else if (v.kind != VAL_LABEL) {
@@ -733,7 +740,7 @@ const char *sem_offset_target(SemCtx *c, int64_t bytes, int ins_bytes) {
   while (steps != 0) {
     pc += steps > 0 ? 1 : -1;
     if (pc < 0 || pc > c->code->nentries)
-      sem_error(c, "branch target .%+lld is outside the code", (long long)bytes);
+      return intern_name(&c->prog->labels, intern(&c->prog->labels, OUT_OF_CODE));
     if (pc == c->code->nentries || c->code->entries[pc].ins) steps += steps > 0 ? -1 : 1;
   }
   const char *name = point_name(c, pc);
@@ -983,6 +990,15 @@ static void begin_instance(SemCtx *c) {
 static void goto_label(SemCtx *c, int from, const char *target,
                        bool counted, Arena *scratch) {
   int from_thread = c->code_thread;
+  if (strcmp(target, OUT_OF_CODE) == 0) {
+    /* herd fails when a candidate jumps there (its jump to an address
+     * that is not code) */
+    c->inst_first = c->ev.len;
+    c->ctrl_from = c->order_from = 0;
+    sem_refuse_why(c, REFUSE_OUT_OF_CODE);
+    emit_path(c, false, NULL);
+    return;
+  }
   int to = find_label(c, target);
   if (to < 0) sem_error(c, "label %s not found in thread P%d", target, c->thread);
   /* herd counts backward jumps to the thread's own code only; its

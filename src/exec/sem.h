@@ -73,6 +73,8 @@ void sem_tlbi(SemCtx *c, SVal loc, bool all, uint64_t tags);
  * execution that takes it stops the run with an error at the current
  * instruction. */
 void sem_refuse(SemCtx *c);
+/* The same for another reason (RefuseWhy). */
+void sem_refuse_why(SemCtx *c, int why);
 
 /* Registers: a register-read / register-write event each. */
 SVal sem_read_reg(SemCtx *c, int reg);
@@ -167,7 +169,8 @@ void sem_jump_value(SemCtx *c, SVal target);
 SVal sem_return_label(SemCtx *c);
 /* The target `bytes` away from the current instruction, instructions
  * being ins_bytes long (AArch64 B .-8), as a label for sem_jump and
- * sem_branch. */
+ * sem_branch; outside the code, a target whose path is refused if a
+ * candidate takes it (herd's delayed "Segmentation fault"). */
 const char *sem_offset_target(SemCtx *c, int64_t bytes, int ins_bytes);
 /* The value of a label of the current thread (AArch64 ADR). */
 SVal sem_label(SemCtx *c, const char *label);

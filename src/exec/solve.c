@@ -46,7 +46,7 @@ bool eval_node(Engine *g, Sym s, Val *out) {
     r = n->k;
   } else if (n->op == S_READ) {
     int ri = g->read_index[n->a];
-    if (ri < 0) {
+    if (ri < 0 || g->rf_src[ri] < 0) { /* < 0: not chosen yet (fetch_rf.c) */
       ok = false;
     } else if (g->rf_src[ri] < 0) {
       r = spec_nowhere(g->es, n->a); /* -variant deps, spec.c */

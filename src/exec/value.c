@@ -116,6 +116,15 @@ bool sym_apply(SymOp op, int width, Val a, Val b, Val c3, Val *out) {
       r = sext(x + y, width);
       break;
     }
+    /* herd: v + 0 is v, whatever v is (a label, an instruction...) */
+    if (b.kind == VAL_INT && b.num == 0) {
+      *out = a;
+      return true;
+    }
+    if (a.kind == VAL_INT && a.num == 0) {
+      *out = b;
+      return true;
+    }
     if (a.kind == VAL_ADDR && b.kind == VAL_INT) {
       *out = val_addr(a.sym, a.num + b.num);
       return true;
