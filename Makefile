@@ -58,7 +58,8 @@ SHARED  ?= ../shared
 CONFORM_SUITES ?= --suite article --suite x86 --suite ppc --suite linux --suite c11 --suite c11-partialsc --suite aarch64 --suite sc --suite riscv \
                   --suite cat-herding-cats --suite cat-aarch64-pick --suite gen-c --suite gen-x86 \
                   --suite gen-aarch64 --suite gen-arm --suite gen-ppc --suite gen-riscv \
-                  --suite cat-bpf --suite cat-tutorial --suite cat-aarch64-down-one-leg
+                  --suite cat-bpf --suite cat-tutorial --suite cat-aarch64-down-one-leg \
+                  --suite cat-aarch64-ifetch
 CONFORM  = $(SHARED)/tools/conform
 # The GPU verdict corpus (../shared/gpu): the suites corral passes in full,
 # under the corpus's (Dartagnan's) models and under ours.

@@ -542,6 +542,12 @@ SVal sem_located_event(SemCtx *c, SVal addr, uint64_t tags) {
   return sem_lock_event(c, cell_addr(c, addr), tags);
 }
 
+void sem_tagged_event(SemCtx *c, uint64_t tags) {
+  Event e = blank_event(0);
+  e.tags = tags;
+  add_event(c, e, 0);
+}
+
 SVal sem_lock_event(SemCtx *c, SVal addr, uint64_t tags) {
   Event e = blank_event(EV_LOCK);
   e.tags = tags;

@@ -108,6 +108,9 @@ SVal sem_lock_event(SemCtx *c, SVal addr, uint64_t tags);
 /* An event of the same kind at a location of the test (a code location
  * or an array cell as a memory access has them): AArch64 DC / IC. */
 SVal sem_located_event(SemCtx *c, SVal addr, uint64_t tags);
+/* An event of no kind and no location, in the sets `tags` only: AArch64
+ * cache maintenance of no address (IC IALLU, DC by set/way). */
+void sem_tagged_event(SemCtx *c, uint64_t tags);
 
 /* Fences and commits. */
 void sem_fence(SemCtx *c, uint64_t tags);

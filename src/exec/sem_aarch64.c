@@ -728,15 +728,18 @@ static const char *const dc_sets[AA_NDC_OPS] = {
 static const char *const ic_sets[AA_NIC_OPS] = {"IC.IALLUIS", "IC.IVAUIS", "IC.IALLU", "IC.IVAU"};
 
 /* DC op,Xt and IC op,Xt by address: the read of Xt, then one event at
- * that location (herd's CMO action), in the operation's set. */
+ * that location (herd's CMO action), in the operation's set; of no
+ * address (IC IALLU, DC by set/way): that event alone, with no location
+ * and no register read. */
 static void cache_maintenance(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
-  if (aarch64_cmo_no_address(ins))
-    sem_unsupported(c, "cache maintenance of no address (by set/way, all) is not supported yet");
   if (sem_program(c)->kvm || sem_program(c)->mixed)
     sem_unsupported(c, "cache maintenance under -variant kvm or mixed is not supported yet");
   uint64_t tag = sem_tag(c, (ins->op == AA_DC ? dc_sets : ic_sets)[o[0].imm]);
-  sem_located_event(c, rd_ord(c, o[1].reg), tag);
+  if (aarch64_cmo_no_address(ins))
+    sem_tagged_event(c, tag);
+  else
+    sem_located_event(c, rd_ord(c, o[1].reg), tag);
 }
 
 static bool exec_memory(SemCtx *c, const Instr *ins) {
