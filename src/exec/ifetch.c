@@ -284,8 +284,9 @@ static void add_jump_label(Program *p, Val v) {
   p->jump_labels.data[i] = v;
 }
 
-/* The labels of the initial state (as normalised) and of ADR Xd,L. */
-static void collect_jump_labels(Program *p) {
+/* The labels of the initial state (as normalised) and of ADR Xd,L; an
+ * ADR of an offset (.+k) in the code is herd's error. */
+static void collect_jump_labels(Program *p, Err *err) {
   const Test *t = p->test;
   for (int th = 0; th < p->nthreads; th++)
     for (int r = 0; r < p->nregs; r++) add_jump_label(p, p->init_regs[th][r]);
@@ -293,11 +294,17 @@ static void collect_jump_labels(Program *p) {
   for (int th = 0; th < p->nthreads; th++)
     for (int e = 0; e < t->threads[th].nentries; e++) {
       const Instr *ins = t->threads[th].entries[e].ins;
-      if (ins && ins->op == AA_ADR && ins->nops > 1 && ins->ops[1].kind == OPK_LABEL &&
-          ins->ops[1].sym) {
-        Val v = {VAL_LABEL, th, intern(&p->labels, ins->ops[1].sym)};
-        add_jump_label(p, v);
+      if (!ins || ins->op != AA_ADR || ins->nops < 2 || ins->ops[1].kind != OPK_LABEL) continue;
+      if (!ins->ops[1].sym) {
+        StrBuf b;
+        sb_init(&b);
+        arch_print_value(p->ops, ins, &b);
+        const char *text = arena_strdup(&p->arena, sb_cstr(&b));
+        sb_free(&b);
+        err_raise(err, ERRK_SEMANTIC, ins->pos, "Replace offset by label in instruction %s", text);
       }
+      Val v = {VAL_LABEL, th, intern(&p->labels, ins->ops[1].sym)};
+      add_jump_label(p, v);
     }
 }
 
@@ -333,5 +340,5 @@ void program_code_locations(Program *p, bool ifetch, Err *err) {
       add_cand(p, p->sym_init.data[s]);
     }
   }
-  collect_jump_labels(p);
+  collect_jump_labels(p, err);
 }

@@ -96,7 +96,8 @@ struct SemCtx {
   uint64_t order_from;       /* iico_order sources for the next event */
   uint64_t data_from;        /* iico_data sources for the next event */
   uint64_t seq_from;         /* C: events sequenced before new events */
-  int alt, nalts;
+  struct Choices *choices;   /* the current instruction's (sem_choose) */
+  int nalts;                 /* 1 until a choice of several alternatives */
   Flow flow;
   const char *target;
   SVal cond;
@@ -635,11 +636,35 @@ void sem_assume(SemCtx *c, SVal cond) {
   vec_push(c->assume, cond.s);
 }
 
+/* The choices one instruction makes (sem_choose), enumerated as an
+ * odometer whose wheels are found as the instruction runs: the k-th call
+ * of a run returns digit[k], and a run's calls may differ with the digits
+ * of the earlier ones (a fetched instruction, then its own choice). */
+enum { SEM_MAX_CHOICES = 8 };
+struct Choices {
+  int digit[SEM_MAX_CHOICES], radix[SEM_MAX_CHOICES];
+  int ndigits, ncalls;
+};
+
 int sem_choose(SemCtx *c, int nalts) {
-  if (c->nalts != 1 && c->nalts != nalts)
-    sem_error(c, "internal: inconsistent alternatives");
-  c->nalts = nalts;
-  return c->alt;
+  struct Choices *ch = c->choices;
+  int k = ch->ncalls++;
+  if (k >= SEM_MAX_CHOICES)
+    sem_error(c, "more than %d choices in one instruction", SEM_MAX_CHOICES);
+  if (k >= ch->ndigits) ch->digit[k] = 0, ch->ndigits = k + 1;
+  ch->radix[k] = nalts;
+  if (nalts != 1) c->nalts = nalts;
+  return ch->digit[k];
+}
+
+/* The next choices after a run: false when all were made. */
+static bool next_choices(struct Choices *ch) {
+  int k = ch->ncalls - 1;
+  while (k >= 0 && ch->digit[k] + 1 >= ch->radix[k]) k--;
+  if (k < 0) return false;
+  ch->digit[k]++;
+  ch->ndigits = k + 1;
+  return true;
 }
 
 void sem_jump(SemCtx *c, const char *label) {
@@ -1092,11 +1117,10 @@ static void ctrl_to_minimals(SemCtx *c, int commit) {
  * alternative, a value no candidate equals, is herd's UndefinedInstruction
  * fault.  Returns the instruction to run (NULL: none), and in *commit the
  * commit event. */
-static const Instr *fetch_instruction(SemCtx *c, const Instr *orig, int sym, int alt,
-                                      int *commit) {
+static const Instr *fetch_instruction(SemCtx *c, const Instr *orig, int sym, int *commit) {
   const Program *p = c->prog;
   int n = p->fetch_cands.len;
-  sem_choose(c, n + 1);
+  int alt = sem_choose(c, n + 1);
   SVal v = read_event(c, const_node(c, val_addr(sym, 0)), 0, 4, 0);
   c->ev.data[c->ev.len - 1].flags |= EV_NEXP;
   SVal cond;
@@ -1230,21 +1254,23 @@ static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
   Mark m;
   ArenaMark am = arena_mark(scratch);
   mark_save(c, &m, scratch);
-  int nalts = 1;
-  for (int alt = 0; alt < nalts; alt++) {
+  struct Choices ch = {0};
+  bool more = true;
+  while (more) {
     mark_restore(c, &m);
+    ch.ncalls = 0;
+    c->choices = &ch;
     c->ins = ins;
     c->code_index = pc;
     c->inst_first = c->ev.len;
     c->ctrl_from = c->order_from = c->data_from = 0;
     c->seq_from = 0;
-    c->alt = alt;
     c->nalts = 1;
     c->flow = FLOW_NEXT;
     begin_instance(c);
     if (fsym >= 0) {
       int commit;
-      const Instr *run = fetch_instruction(c, ins, fsym, alt, &commit);
+      const Instr *run = fetch_instruction(c, ins, fsym, &commit);
       if (run) {
         c->ins = run;
         c->arch->exec(c, run);
@@ -1253,7 +1279,7 @@ static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
     } else {
       c->arch->exec(c, ins);
     }
-    if (alt == 0) nalts = c->nalts;
+    more = next_choices(&ch); /* before the rest of the path, which has its own */
     c->last_inst = c->ninsts;
     c->ninsts++;
     if (c->ninsts > MAX_PATH_INSTS)
