@@ -1072,7 +1072,7 @@ static void print_instr(const Instr *ins, StrBuf *out,
     sb_printf(out, "%s ", names[ins->op - AA_STG]);
     print_reg_view(o[0].reg, AA_X, out);
     sb_putc(out, ',');
-    print_addr(&o[1], false, out);
+    print_addr(&o[1], false, compat, out);
     return;
   }
   if (AA_IS_MEMORY(ins->op)) {
