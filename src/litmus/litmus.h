@@ -272,7 +272,7 @@ typedef struct Test {
 Test *litmus_parse(const char *path, const char *text, Err *err);
 void test_free(Test *t);
 
-/* Value of the metadata key (exact, case-sensitive match) or NULL. */
+/* Value of the metadata key (matched ignoring case, as herd does) or NULL. */
 const char *test_meta(const Test *t, const char *key);
 
 /* --------------------------------------------------------- architectures

@@ -9,6 +9,7 @@
 #include "parse_int.h"
 
 #include <stdlib.h>
+#include <strings.h>
 
 #include "c.h"
 #include "lisa.h"
@@ -129,8 +130,10 @@ void test_free(Test *t) {
   free(t);
 }
 
+/* herd matches info keys ignoring case (MiscParser.key_match): a
+ * "variant=..." line is the test's Variant. */
 const char *test_meta(const Test *t, const char *key) {
   for (int i = 0; i < t->nmeta; i++)
-    if (strcmp(t->meta[i].key, key) == 0) return t->meta[i].value;
+    if (strcasecmp(t->meta[i].key, key) == 0) return t->meta[i].value;
   return NULL;
 }
