@@ -154,8 +154,9 @@ static bool s_amo(const Engine *g, int i) {
 static bool s_cutoff(const Engine *g, int i) { return (EV(i)->flags & EV_CUTOFF) != 0; }
 /* a fault at an address has one (herd's location_of) */
 static bool has_fault_loc(const Event *e) { return (e->flags & EV_FAULT) && e->loc != SYM_NONE; }
+static bool has_tlbi_loc(const Event *e) { return (e->flags & EV_TLBI) && e->loc != SYM_NONE; }
 static bool s_noloc(const Engine *g, int i) {
-  return !(EV(i)->flags & EV_MEM) && !has_fault_loc(EV(i));
+  return !(EV(i)->flags & EV_MEM) && !has_fault_loc(EV(i)) && !has_tlbi_loc(EV(i));
 }
 static bool s_none(const Engine *g, int i) { (void)g; (void)i; return false; }
 static bool s_fw(const Engine *g, int i) {
@@ -235,6 +236,16 @@ static Value *loc_rel(Engine *g, int stage) {
     if (!has[i]) continue;
     for (int j = 0; j < es->nrel; j++)
       if (has[j] && loc[i].sym == loc[j].sym) rel_set(d, bits, i, j);
+  }
+  /* TLB invalidations of one entry: the same location (herd's location
+   * of an Inv, TLB(x) or whatever value the register held) */
+  for (int i = 0; i < es->nrel; i++) {
+    if (!has_tlbi_loc(&es->ev[i]) || !eval_node(g, es->ev[i].loc, &loc[i])) continue;
+    for (int j = 0; j < es->nrel; j++) {
+      Val l;
+      if (has_tlbi_loc(&es->ev[j]) && eval_node(g, es->ev[j].loc, &l) && val_eq(l, loc[i]))
+        rel_set(d, bits, i, j);
+    }
   }
   return wrap_rel(g, stage, bits);
 }

@@ -742,6 +742,21 @@ static void cache_maintenance(SemCtx *c, const Instr *ins) {
     sem_located_event(c, rd_ord(c, o[1].reg), tag);
 }
 
+/* TLBI op,Xt (herd's do_inv): the read of Xt, then one TLBI event, in
+ * the sets TLBI, its level's (E1...), TLBIIS for the inner-shareable
+ * domain, TLBInXS for the nXS form; its location is the value read (a
+ * page's TLB entry, TLB(x) after LSR Xt,x,#12), none when the operation
+ * invalidates every entry (ALL, VMALL, VMALLS12).  The register is read
+ * either way, as herd does. */
+static void tlb_invalidate(SemCtx *c, const Instr *ins) {
+  static const char *const levels[4] = {"E0", "E1", "E2", "E3"};
+  const AATlbiOp *op = &aarch64_tlbi_ops[ins->ops[0].imm];
+  uint64_t tags = sem_tag(c, "TLBI") | sem_tag(c, levels[op->level]);
+  if (op->is) tags |= sem_tag(c, "TLBIIS");
+  if (op->nxs) tags |= sem_tag(c, "TLBInXS");
+  sem_tlbi(c, rd_ord(c, ins->ops[1].reg), op->all, tags);
+}
+
 static bool exec_memory(SemCtx *c, const Instr *ins) {
   /* -variant kvm translates the plain loads and stores and the atomics
    * SWP, LD<op>, ST<op> only (vmsa.c) */
@@ -818,6 +833,7 @@ static void exec_aarch64(SemCtx *c, const Instr *ins) {
   case AA_DMB: case AA_DSB: barrier(c, ins); return;
   case AA_ISB: sem_fence(c, sem_tag(c, "ISB")); return;
   case AA_DC: case AA_IC: cache_maintenance(c, ins); return;
+  case AA_TLBI: tlb_invalidate(c, ins); return;
   default: break;
   }
   sem_unsupported(c, NULL);
@@ -835,6 +851,8 @@ static const char *const aarch64_sets[] = {
     "AccessFlag", "Permission", "TagCheck", "UndefinedInstruction", "SupervisorCall",
     /* cache maintenance */
     "DC.CVAU", "IC.IVAU", "IC.IALLU", "IC.IALLUIS",
+    /* TLB invalidation (tlb_invalidate): herd binds them on AArch64 */
+    "TLBI", "TLBIIS", "TLBInXS", "E0", "E1", "E2", "E3",
     NULL,
 };
 

@@ -89,7 +89,7 @@ typedef enum Form {
   F_MVN, F_SXTW, F_BFM, F_MOPL, F_MOPLZ, F_MOP, F_MOPZ, F_RR, F_REV, F_EXTR,
   F_CSEL, F_CSET, F_CINC, F_ADR, F_LABEL, F_BCC, F_CB, F_TB, F_XREG, F_RET,
   F_IMM, F_MRS, F_MSR, F_LDST, F_LDUR, F_PAIR, F_BRACKET, F_STX, F_LDXP,
-  F_STXP, F_RRM, F_RM, F_CASP, F_BARRIER, F_CMO, F_TAG,
+  F_STXP, F_RRM, F_RM, F_CASP, F_BARRIER, F_CMO, F_TLBI, F_TAG,
 } Form;
 
 /* Register views a form accepts for its data register. */
@@ -188,6 +188,7 @@ static const struct Mnemo {
     {"STZ2G", AA_STZ2G, F_TAG, -1, 0, V_ANY},
     {"LDG", AA_LDG, F_TAG, -1, 0, V_ANY},
     {"IC", AA_IC, F_CMO, -1, 0, V_ANY},
+    {"TLBI", AA_TLBI, F_TLBI, -1, 0, V_ANY},
     {"LDR", AA_LDR, F_LDST, -1, 0, V_ANY},
     {"LDRB", AA_LDR, F_LDST, 0, 0, V_WONLY},
     {"LDRH", AA_LDR, F_LDST, 1, 0, V_WONLY},
@@ -519,6 +520,48 @@ static void parse_cmo(AsmScan *s, Instr *ins) {
   parse_reg_view(s, ins, AA_X);
 }
 
+/* The TLBI operations herd's lexer knows (lib/AArch64Lexer.mll), each
+ * also in its nXS form: the kind (ALL, VMALL, VMALLS12, ASID, VA, VAL,
+ * VAA, VAAL, IPAS2, IPAS2L), the level, IS for the inner-shareable
+ * domain. */
+#define TLBI_OP(name, level, all, is) {name, level, all, is, false}, {name "NXS", level, all, is, true}
+const AATlbiOp aarch64_tlbi_ops[AA_NTLBI_OPS] = {
+    TLBI_OP("IPAS2E1IS", 1, false, true),  TLBI_OP("IPAS2LE1IS", 1, false, true),
+    TLBI_OP("IPAS2E1", 1, false, false),   TLBI_OP("IPAS2LE1", 1, false, false),
+    TLBI_OP("VMALLE1IS", 1, true, true),   TLBI_OP("VMALLE1", 1, true, false),
+    TLBI_OP("ALLE1IS", 1, true, true),     TLBI_OP("ALLE2IS", 2, true, true),
+    TLBI_OP("ALLE3IS", 3, true, true),     TLBI_OP("ALLE1", 1, true, false),
+    TLBI_OP("ALLE2", 2, true, false),      TLBI_OP("ALLE3", 3, true, false),
+    TLBI_OP("VAE1IS", 1, false, true),     TLBI_OP("VAE2IS", 2, false, true),
+    TLBI_OP("VAE3IS", 3, false, true),     TLBI_OP("VAE1", 1, false, false),
+    TLBI_OP("VAE2", 2, false, false),      TLBI_OP("VAE3", 3, false, false),
+    TLBI_OP("ASIDE1IS", 1, false, true),   TLBI_OP("ASIDE1", 1, false, false),
+    TLBI_OP("VAAE1IS", 1, false, true),    TLBI_OP("VAAE1", 1, false, false),
+    TLBI_OP("VALE1IS", 1, false, true),    TLBI_OP("VALE2IS", 2, false, true),
+    TLBI_OP("VALE3IS", 3, false, true),    TLBI_OP("VALE1", 1, false, false),
+    TLBI_OP("VALE2", 2, false, false),     TLBI_OP("VALE3", 3, false, false),
+    TLBI_OP("VAALE1IS", 1, false, true),   TLBI_OP("VAALE1", 1, false, false),
+    TLBI_OP("VMALLS12E1IS", 1, true, true), TLBI_OP("VMALLS12E1", 1, true, false),
+};
+#undef TLBI_OP
+
+/* TLBI op[,Xt] (herd's parser: without a register, ZR). */
+static void parse_tlbi(AsmScan *s, Instr *ins) {
+  Operand *o = asm_add_op(s, ins, OPK_IMM);
+  o->imm = -1;
+  for (int i = 0; i < AA_NTLBI_OPS && o->imm < 0; i++)
+    if (tok_upper_is(s, aarch64_tlbi_ops[i].name)) o->imm = i;
+  if (o->imm < 0) asm_error(s, "expected a TLBI operation (VAAE1IS, VAE1IS, VMALLE1IS, ...)");
+  asm_next(s);
+  if (s->tok.kind == AT_END) {
+    Operand *r = asm_add_op(s, ins, OPK_REG);
+    r->reg = AA_ZR;
+    return;
+  }
+  asm_expect(s, ',');
+  parse_reg_view(s, ins, AA_X);
+}
+
 static void parse_sysreg(AsmScan *s, Instr *ins) {
   Operand *o = asm_add_op(s, ins, OPK_IMM);
   int i = tok_lookup(s, aarch64_sysreg_names, AA_SR_COUNT);
@@ -785,6 +828,7 @@ static void parse_operands(AsmScan *s, Instr *ins, const Decoded *d) {
   case F_RM: parse_reg(s, ins), asm_expect(s, ','), parse_addr(s, ins, ADDR_SIMPLE); break;
   case F_BARRIER: parse_barrier(s, ins); break;
   case F_CMO: parse_cmo(s, ins); break;
+  case F_TLBI: parse_tlbi(s, ins); break;
   case F_BCC: break; /* handled by the caller */
   }
 }
@@ -1181,6 +1225,14 @@ static void print_instr(const Instr *ins, StrBuf *out,
     sb_puts(out, (ins->op == AA_DC ? aarch64_dc_ops : aarch64_ic_ops)[o[0].imm]);
     sb_putc(out, ',');
     print_reg(&o[1], out);
+    return;
+  case AA_TLBI: /* herd's pp: no register for ZR */
+    sb_puts(out, "TLBI ");
+    sb_puts(out, aarch64_tlbi_ops[o[0].imm].name);
+    if (o[1].reg != AA_ZR) {
+      sb_putc(out, ',');
+      print_reg(&o[1], out);
+    }
     return;
   default: sb_putc(out, '?'); return;
   }

@@ -115,8 +115,8 @@ typedef enum AAOp {
   AA_LDXP, AA_STXP, AA_CAS, AA_CASP, AA_SWP, AA_LDOP, AA_STOP,
   /* memory tagging (MTE) */
   AA_STG, AA_STZG, AA_STZ2G, AA_LDG,
-  /* cache maintenance */
-  AA_DC, AA_IC,
+  /* cache maintenance, TLB invalidation */
+  AA_DC, AA_IC, AA_TLBI,
   /* barriers; AA_ISB is the last (aarch64_simd.h numbers after it) */
   AA_DMB, AA_DSB, AA_ISB,
 } AAOp;
@@ -206,6 +206,18 @@ extern const char *const aarch64_ic_ops[];
 enum { AA_NDC_OPS = 16, AA_NIC_OPS = 4 };
 /* Whether a DC / IC operation has no address (by set/way, or all). */
 bool aarch64_cmo_no_address(const Instr *ins);
+/* TLB invalidation: AA_TLBI is OPK_IMM imm = the operation (an index in
+ * aarch64_tlbi_ops: herd's spelling, VAAE1IS, VMALLE1...), then Xt (AA_ZR
+ * when not written).  `level` is the exception level (0..3), `all` that it
+ * invalidates every entry (herd's inv_all: ALL, VMALL, VMALLS12), `is`
+ * the inner-shareable domain, `nxs` the nXS form. */
+typedef struct AATlbiOp {
+  const char *name;
+  uint8_t level;
+  bool all, is, nxs;
+} AATlbiOp;
+extern const AATlbiOp aarch64_tlbi_ops[];
+enum { AA_NTLBI_OPS = 64 };
 extern const char *const aarch64_sysreg_names[];
 
 #endif
