@@ -229,7 +229,12 @@ static void rf_leaf(Engine *g) {
   /* what depends on rf alone is kept for all its final-write choices */
   predef_reset(g, STAGE_RF);
   run_begin_rf(g->run);
-  choose_fw(g, 0);
+  /* -variant mixed: whole writes (mixed.c); herd matches an array's bytes
+   * one by one */
+  if (g->p->mixed && g->p->narrays == 0)
+    mixed_choose_fw(g, run_candidate);
+  else
+    choose_fw(g, 0);
 }
 
 void choose_rf(Engine *g, int i) {
@@ -289,7 +294,6 @@ static void compute_candidates(Engine *g, Shared *sh, Arena *a) {
     if (g->p->deps && (es->ev[r].flags & EV_SPEC))
       sh->cands[i][sh->ncands[i]++] = -1; /* reads from nowhere */
   }
-  if (g->p->mixed) mixed_check_writes(g, es);
   sh->read_index = ARENA_NEWN(a, int, es->n + 1);
   for (int e = 0; e < es->n; e++) sh->read_index[e] = -1;
   for (int i = 0; i < es->nreads; i++) sh->read_index[es->reads[i]] = i;

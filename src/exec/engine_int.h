@@ -145,8 +145,10 @@ void collect_states(Engine *w, int n, Program *p, Outcome *out, struct Pool *poo
 
 /* mixed.c (-variant mixed) */
 bool mixed_rf_ok(const Engine *g);
-void mixed_check_writes(Engine *g, const EventStructure *es); /* raises for what is not exact */
-void mixed_same_access(const EventStructure *es, Dim d, Word *bits);
+/* Enumerate the final writes of the observed locations as herd matches
+ * them, calling leaf for each choice (g->fw set meanwhile). */
+void mixed_choose_fw(Engine *g, void (*leaf)(Engine *g));
+void mixed_same_access(const Program *p, const EventStructure *es, Dim d, Word *bits);
 
 /* spec.c (-variant deps): may read r take its value from write w; the
  * value of read r when it reads from no write; the values of a candidate

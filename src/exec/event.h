@@ -83,6 +83,8 @@ typedef struct Event {
   uint8_t fault_bits;   /* EV_FAULT: FB_ bits */
   int16_t sub;          /* rank among the events of its instruction instance
                            (same-static: same instruction, same rank) */
+  int16_t acc;          /* -variant mixed: the sub of the first byte event of
+                           the access this one belongs to (mixed.c) */
   int32_t hv;           /* herd7's variable for the value (read: the value
                            read; write: the value written), after its
                            register stage, or 0 for a constant (sem.c) */

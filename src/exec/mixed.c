@@ -1,6 +1,5 @@
 /*
- * mixed.c — herd7's -variant mixed (mixed-size accesses), the part that
- * concerns locations.
+ * mixed.c — herd7's -variant mixed (mixed-size accesses).
  *
  * Each memory location of the test becomes as many byte locations as its
  * type has bytes (an untyped location is an int, 4 bytes).  Byte
@@ -8,26 +7,34 @@
  * and named "x+i", so that the engine's per-symbol machinery (candidate
  * writes, initial writes, final writes, pco) works unchanged on bytes.
  * The semantics (sem.c) split each access of n bytes into n byte events
- * at constant byte symbols; a read's value is the little-endian
+ * at constant byte symbols (Event.acc tells the events of one access
+ * apart from those of another access of the same instruction, as herd's
+ * single-copy-atomic sets do); a read's value is the little-endian
  * combination of its bytes, a write gives byte i the bits 8i..8i+7 of its
  * value.  The final value of a location (solve.c) combines the final
- * values of its bytes.
+ * values of its bytes.  Coherence is per byte: the model's `co` orders
+ * the writes of each byte location on its own, as herd's does.
  *
  * Only integer values can be split: a location holding an address is
  * refused, as is (in sem.c) an access whose address is computed.
  *
- * The engine still chooses a source write for every byte read, but herd
- * matches a read *access* with whole write accesses: the writes that
- * overlap the read are taken by increasing size, and each one either
- * supplies every byte of the read that is still missing and that it
- * covers, or nothing; the initial value (one write of the whole location,
- * the largest) fills what is left.  mixed_rf_ok keeps exactly the byte
- * choices that such a selection produces.
+ * Reads and final values take whole writes, as herd matches them: the
+ * write accesses that overlap the read (or the location) are taken by
+ * increasing size, and each one either supplies every byte that is still
+ * missing and that it covers, or nothing; the initial write (one access
+ * of the whole location, the largest) fills what is left.  For a read,
+ * the engine still chooses a source write for every byte and
+ * mixed_rf_ok keeps exactly the choices such a matching produces; the
+ * final writes are enumerated that way (mixed_choose_fw).  A final
+ * matching that leaves to the initial write a byte some write covers is
+ * no candidate: herd drops it, its initial write being both first and
+ * last in coherence.
  */
 #include "engine_int.h"
 #include "program.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 void program_set_mixed(Program *p, Err *err, SrcPos where) {
   int n0 = p->syms.count;
@@ -46,6 +53,9 @@ void program_set_mixed(Program *p, Err *err, SrcPos where) {
                 "into bytes (not supported)", name);
     int bits = t.bits ? t.bits : p->word_bits;
     int n = bits / 8;
+    if (n > 64)
+      err_raise(err, ERRK_SEMANTIC, where,
+                "-variant mixed: location %s has more than 64 bytes (not supported)", name);
     p->byte_base[s] = p->syms.count;
     p->byte_count[s] = n;
     for (int i = 0; i < n; i++) {
@@ -58,7 +68,14 @@ void program_set_mixed(Program *p, Err *err, SrcPos where) {
       p->sym_type.data[b] = bt;
     }
   }
+  p->mixed_nsyms1 = p->syms.count;
+  p->byte_owner = arena_alloc(&p->arena, sizeof(int) * (size_t)(p->mixed_nsyms1 + 1));
+  for (int s = 0; s < p->mixed_nsyms1; s++) p->byte_owner[s] = -1;
+  for (int s = 0; s < n0; s++)
+    for (int i = 0; i < p->byte_count[s]; i++) p->byte_owner[p->byte_base[s] + i] = s;
   /* observed locations: their bytes */
+  p->observed0 = p->observed;
+  p->nobserved0 = p->nobserved;
   int nobs = 0;
   for (int k = 0; k < p->nobserved; k++) nobs += p->byte_count[p->observed[k]];
   int *obs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nobs + 1));
@@ -76,28 +93,49 @@ int program_byte_sym(const Program *p, int sym, int64_t off) {
   return p->byte_base[sym] + (int)off;
 }
 
+/* The byte symbol an event accesses (memory events of mixed tests have
+ * constant byte addresses, sem.c), -1 if none. */
+static int byte_of(const EventStructure *es, const Event *e) {
+  const SymNode *n = &es->nodes[e->loc];
+  return n->op == S_CONST && n->k.kind == VAL_ADDR ? n->k.sym : -1;
+}
+
+static int owner_of(const Program *p, int b) {
+  return b >= p->mixed_nsyms0 && b < p->mixed_nsyms1 ? p->byte_owner[b] : -1;
+}
+
 /* Two byte events of one access: same instruction instance, same
- * direction.  Initial bytes are accesses of their own. */
-static bool same_access(const Event *a, const Event *b) {
-  return !(a->flags & EV_INIT) && !(b->flags & EV_INIT) && a->thread == b->thread &&
-         a->inst == b->inst && (a->flags & EV_MEM) == (b->flags & EV_MEM);
+ * direction, same access of it (or both of a single-copy-atomic pair,
+ * EV_SCA).  The initial bytes of one location are one access. */
+static bool same_access(const Program *p, const EventStructure *es, const Event *a,
+                        const Event *b) {
+  if ((a->flags & EV_INIT) || (b->flags & EV_INIT)) {
+    if (!(a->flags & EV_INIT) || !(b->flags & EV_INIT)) return false;
+    int oa = owner_of(p, byte_of(es, a));
+    return oa >= 0 && oa == owner_of(p, byte_of(es, b));
+  }
+  return a->thread == b->thread && a->inst == b->inst &&
+         (a->flags & EV_MEM) == (b->flags & EV_MEM) &&
+         (a->acc == b->acc || (a->flags & b->flags & EV_SCA));
 }
 
 /* The order in which herd offers writes to a read: by size, the initial
- * write last; equal sizes by position (a fixed total order). */
+ * write last; equal sizes by position (a fixed total order; aligned
+ * accesses of one size are disjoint or equal, so it does not matter). */
 static bool offered_before(const Event *a, const Event *b) {
   if (a->flags & EV_INIT) return false;
   if (b->flags & EV_INIT) return true;
   if (a->acc_size != b->acc_size) return a->acc_size < b->acc_size;
   if (a->thread != b->thread) return a->thread < b->thread;
-  return a->inst < b->inst;
+  if (a->inst != b->inst) return a->inst < b->inst;
+  return a->acc < b->acc;
 }
 
 /* Does the write access of byte event w have a byte where read index k
  * reads?  Its candidates hold every write byte at that place. */
 static bool covers(const Engine *g, const Event *w, int k) {
   for (int c = 0; c < g->ncands[k]; c++)
-    if (same_access(&g->es->ev[g->cands[k][c]], w)) return true;
+    if (same_access(g->p, g->es, &g->es->ev[g->cands[k][c]], w)) return true;
   return false;
 }
 
@@ -112,45 +150,128 @@ bool mixed_rf_ok(const Engine *g) {
     if (w->flags & EV_INIT) continue;
     const Event *r = &es->ev[es->reads[j]];
     for (int k = 0; k < es->nreads; k++) {
-      if (k == j || !same_access(&es->ev[es->reads[k]], r) || !covers(g, w, k)) continue;
+      if (k == j || !same_access(g->p, es, &es->ev[es->reads[k]], r) || !covers(g, w, k))
+        continue;
       const Event *src = &es->ev[g->rf_src[k]];
-      if (!same_access(src, w) && !offered_before(src, w)) return false;
+      if (!same_access(g->p, es, src, w) && !offered_before(src, w)) return false;
     }
   }
   return true;
 }
 
 /* sm/si in mixed mode: the byte events of one access are related. */
-void mixed_same_access(const EventStructure *es, Dim d, Word *bits) {
+void mixed_same_access(const Program *p, const EventStructure *es, Dim d, Word *bits) {
   for (int i = 0; i < d.n; i++) {
     if (!(es->ev[i].flags & EV_MEM)) continue;
     rel_set(d, bits, i, i);
     for (int j = 0; j < d.n; j++)
-      if (j != i && (es->ev[j].flags & EV_MEM) && same_access(&es->ev[i], &es->ev[j]))
+      if (j != i && (es->ev[j].flags & EV_MEM) && same_access(p, es, &es->ev[i], &es->ev[j]))
         rel_set(d, bits, i, j);
   }
 }
 
-/* Two thread writes to one byte would need the coherence and final-write
- * choices of herd over bytes of different accesses, which are not
- * reproduced (no test of the corpus has them): refused. */
-void mixed_check_writes(Engine *g, const EventStructure *es) {
+/* ------------------------------------------------------ final writes */
+
+/* One write access to an observed location: an event of it, the bytes of
+ * the location it writes (bit i: byte i), its size. */
+typedef struct FwAcc {
+  int rep;
+  uint64_t mask;
+  int size;
+} FwAcc;
+
+typedef struct FwCtx {
+  Engine *g;
+  void (*leaf)(Engine *g);
+} FwCtx;
+
+static void fw_loc(FwCtx *c, int k);
+
+/* Give byte b of the location at base the byte event of access a. */
+static void fw_assign(Engine *g, const FwAcc *a, int base, uint64_t bytes) {
+  const EventStructure *es = g->es;
   for (int i = 0; i < es->nwrites; i++) {
-    const Event *a = &es->ev[es->writes[i]];
-    if (a->flags & EV_INIT) continue;
-    for (int j = i + 1; j < es->nwrites; j++) {
-      const Event *b = &es->ev[es->writes[j]];
-      const SymNode *n = &es->nodes[a->loc], *m = &es->nodes[b->loc];
-      /* byte locations are constants (sem.c refuses computed ones) */
-      if ((b->flags & EV_INIT) || n->k.kind != VAL_ADDR || m->k.kind != VAL_ADDR ||
-          n->k.sym != m->k.sym)
-        continue;
-      const Thread *th = &g->t->threads[b->thread];
-      SrcPos at = th->entries[b->code_index].pos;
-      err_raise(g->err, ERRK_SEMANTIC, at,
-                "-variant mixed: two writes to byte %s (not supported: the order of "
-                "their bytes is not reproduced)",
-                intern_name(&g->p->syms, n->k.sym));
-    }
+    const Event *w = &es->ev[es->writes[i]];
+    int b = byte_of(es, w) - base;
+    if (b >= 0 && b < 64 && ((bytes >> b) & 1) &&
+        same_access(g->p, es, w, &es->ev[a->rep]))
+      g->fw[base + b] = es->writes[i];
   }
+}
+
+static void fw_clear(Engine *g, int base, uint64_t bytes) {
+  for (int b = 0; b < 64; b++)
+    if ((bytes >> b) & 1) g->fw[base + b] = -1;
+}
+
+/* The matching of location k from access i on, bytes rest still to fill;
+ * written: the bytes some access writes. */
+static void fw_take(FwCtx *c, int k, const FwAcc *acc, int na, int i, uint64_t rest,
+                    uint64_t written) {
+  Engine *g = c->g;
+  int base = g->p->byte_base[g->p->observed0[k]];
+  if (rest == 0) {
+    fw_loc(c, k + 1);
+    return;
+  }
+  if (i == na) {
+    if (rest & written) return; /* see the head comment */
+    for (int b = 0; b < 64; b++)
+      if ((rest >> b) & 1) g->fw[base + b] = g->es->init_of_sym[base + b];
+    fw_loc(c, k + 1);
+    fw_clear(g, base, rest);
+    return;
+  }
+  uint64_t cov = acc[i].mask & rest;
+  if (cov) {
+    fw_assign(g, &acc[i], base, cov);
+    fw_take(c, k, acc, na, i + 1, rest & ~cov, written);
+    fw_clear(g, base, cov);
+  }
+  fw_take(c, k, acc, na, i + 1, rest, written);
+}
+
+/* The final writes of observed location k, then of the next ones. */
+static void fw_loc(FwCtx *c, int k) {
+  Engine *g = c->g;
+  const Program *p = g->p;
+  const EventStructure *es = g->es;
+  if (over_limits(g)) return;
+  if (k == p->nobserved0) {
+    c->leaf(g);
+    return;
+  }
+  int s = p->observed0[k], base = p->byte_base[s], n = p->byte_count[s];
+  FwAcc *acc = xcalloc((size_t)es->nwrites + 1, sizeof(FwAcc));
+  int na = 0;
+  uint64_t written = 0;
+  for (int i = 0; i < es->nwrites; i++) {
+    const Event *w = &es->ev[es->writes[i]];
+    if (w->flags & (EV_INIT | EV_SPEC)) continue; /* -variant deps: never final */
+    int b = byte_of(es, w) - base;
+    if (b < 0 || b >= n) continue;
+    int a = 0;
+    while (a < na && !same_access(p, es, &es->ev[acc[a].rep], w)) a++;
+    if (a == na) acc[na++] = (FwAcc){es->writes[i], 0, w->acc_size};
+    acc[a].mask |= (uint64_t)1 << b;
+    written |= (uint64_t)1 << b;
+  }
+  /* herd's order: by size; equal sizes, the later access first */
+  for (int i = 1; i < na; i++) {
+    FwAcc x = acc[i];
+    int j = i;
+    while (j > 0 && acc[j - 1].size >= x.size) {
+      acc[j] = acc[j - 1];
+      j--;
+    }
+    acc[j] = x;
+  }
+  uint64_t all = n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+  fw_take(c, k, acc, na, 0, all, written);
+  free(acc);
+}
+
+void mixed_choose_fw(Engine *g, void (*leaf)(Engine *g)) {
+  FwCtx c = {g, leaf};
+  fw_loc(&c, 0);
 }

@@ -485,7 +485,7 @@ static Value *compute_pd(Engine *g, int pd, int stage) {
   case PD_SM: {
     Word *bits = new_rel(g, stage);
     if (g->p->mixed) {
-      mixed_same_access(es, d, bits);
+      mixed_same_access(g->p, es, d, bits);
       return wrap_rel(g, stage, bits);
     }
     for (int i = 0; i < d.n; i++) {

@@ -73,6 +73,12 @@ typedef struct Program {
   bool mixed;
   int mixed_nsyms0;
   int *byte_base, *byte_count;
+  int *byte_owner;           /* per symbol below mixed_nsyms1: the test's
+                                symbol a byte symbol belongs to, -1 for the
+                                test's own */
+  int mixed_nsyms1;
+  int *observed0;            /* the test's symbols whose bytes are observed */
+  int nobserved0;
   /* Arrays of the initial state (int64_t t[2]): cell 0 is the array's
    * own symbol, cell i > 0 the symbol named "t[i]"; an address t+off
    * designates cell off/esize (program_cell). */

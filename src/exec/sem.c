@@ -399,9 +399,13 @@ static SVal read_event(SemCtx *c, Sym loc, uint64_t deps, int size, uint64_t tag
  * combination and depends on all of them. */
 static SVal mixed_load(SemCtx *c, SVal addr, int size, uint64_t tags) {
   SVal acc = {SYM_NONE, 0, false, 0};
+  int16_t first = 0;
   for (int i = 0; i < size; i++) {
     SVal byte = read_event(c, mixed_byte_loc(c, addr, size, i), addr.deps, 1, tags);
-    c->ev.data[c->ev.len - 1].acc_size = (uint8_t)size;
+    Event *e = &c->ev.data[c->ev.len - 1];
+    e->acc_size = (uint8_t)size;
+    if (i == 0) first = e->sub;
+    e->acc = first;
     if (i == 0)
       acc = byte;
     else
@@ -447,6 +451,7 @@ static SVal mixed_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags
     sem_error(c, "-variant mixed: storing an address is not supported");
   mark_data_ports(c, data.deps);
   uint64_t bits = 0;
+  int16_t first = 0;
   for (int i = 0; i < size; i++) {
     Event e = blank_event(EV_W);
     e.loc = mixed_byte_loc(c, addr, size, i);
@@ -454,7 +459,10 @@ static SVal mixed_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags
     e.size = 1;
     e.acc_size = (uint8_t)size;
     e.tags = tags;
-    bits |= ev_bit(c, add_event(c, e, addr.deps | data.deps));
+    int id = add_event(c, e, addr.deps | data.deps);
+    if (i == 0) first = c->ev.data[id].sub;
+    c->ev.data[id].acc = first;
+    bits |= ev_bit(c, id);
   }
   SVal r = {data.s, bits, data.unk, data.hv};
   return r;
