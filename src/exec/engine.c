@@ -482,7 +482,9 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
   err_push(err, &j);
   bool ok = setjmp(j.jb) == 0;
   if (ok) {
-    for (int t = 0; t < p->nthreads; t++) paths[t] = sem_explore(p, t, err, &paths_arena);
+    SemStop stop = {host_stop, &w[0]};
+    for (int t = 0; t < p->nthreads && !__atomic_load_n(&sh.stop, __ATOMIC_RELAXED); t++)
+      paths[t] = sem_explore(p, t, err, &paths_arena, stop);
     sh.cond = cprop_build(p, p->test->cond, &paths_arena);
     sh.filter = cprop_build(p, p->test->filter, &paths_arena);
     for (int i = 0; i < nworkers; i++) {

@@ -20,8 +20,15 @@ enum { ES_MAX_EVENTS = 4096 };
 enum { SEM_MAX_PATHS = 1 << 14 };
 #define SEM_MAX_PATH_BYTES ((size_t)256 << 20)
 
+/* Asked while a thread's paths are explored: must the run stop now
+ * (-timeout, the server's deadline)?  Then the thread has no path. */
+typedef struct SemStop {
+  bool (*now)(void *ctx);
+  void *ctx;
+} SemStop;
+
 /* Explore every thread (sem.c); raises through err. */
-ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out);
+ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out, SemStop stop);
 
 /* Build the structure for one choice of path per thread (choice[t] indexes
  * paths[t]).  Memory comes from `a`. */

@@ -41,6 +41,8 @@ struct SemCtx {
   Program *prog;
   const SemArch *arch;
   Err *err;
+  SemStop stop;              /* asked every few paths */
+  bool stopped;              /* it said stop: the exploration was abandoned */
   Arena *out;                /* where finished paths are stored */
   int thread;
   const Thread *code;        /* the code running: the thread's or its handler's */
@@ -906,6 +908,10 @@ static void mark_restore(SemCtx *c, const Mark *m) {
 static void herd_register_stage(SemCtx *c, Event *ev, int nev);
 
 static void emit_path(SemCtx *c, bool cutoff, const char *label) {
+  if (c->stop.now && (c->paths.len & 15) == 15 && c->stop.now(c->stop.ctx)) {
+    c->stopped = true;
+    err_raise(c->err, ERRK_LIMIT, (SrcPos){0}, "stopped");
+  }
   if (c->paths.len >= SEM_MAX_PATHS)
     sem_error(c, "thread P%d has more than %d control-flow paths: test too large",
               c->thread, SEM_MAX_PATHS);
@@ -1358,11 +1364,12 @@ static void run_from(SemCtx *c, int pc, Arena *scratch) {
 }
 
 /* Explore every path of thread `t`.  Paths are allocated in `out`. */
-ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out);
+ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out, SemStop stop);
 
-ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out) {
+ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out, SemStop stop) {
   SemCtx c;
   memset(&c, 0, sizeof c);
+  c.stop = stop;
   c.prog = p;
   c.arch = sem_arch(p->test->arch);
   c.err = err;
@@ -1425,6 +1432,7 @@ ThreadPaths sem_explore(Program *p, int t, Err *err, Arena *out) {
   free(c.backjumps);
   vec_free(c.bj_trail);
   free(c.foreign_base);
-  if (!ok) err_rethrow(err);
+  if (!ok && c.stopped) err->kind = ERRK_NONE; /* the caller sees the stop: no path */
+  else if (!ok) err_rethrow(err);
   return res;
 }

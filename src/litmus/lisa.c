@@ -69,20 +69,25 @@ static const char *lisa_kind(const Instr *ins) {
 
 /* --------------------------------------------------------------- parser */
 
-/* name { ',' name } up to `close`, joined by ',' in an OPK_STR operand */
+/* name { ',' name } up to `close`, joined by ',' in an OPK_STR operand.
+ * The names are gathered in the arena (a lexer error may raise between
+ * two of them). */
 static void parse_names(AsmScan *s, Instr *ins, char close) {
   Operand *o = asm_add_op(s, ins, OPK_STR);
-  StrBuf b;
-  sb_init(&b);
-  int n = 0;
+  AsmTok *names = NULL;
+  int n = 0, cap = 0;
+  size_t len = 0;
   if (!asm_is(s, close)) {
     for (;;) {
-      if (s->tok.kind != AT_NAME) {
-        sb_free(&b);
-        asm_error(s, "expected a name");
+      if (s->tok.kind != AT_NAME) asm_error(s, "expected a name");
+      if (n == cap) {
+        cap = cap ? 2 * cap : 4;
+        AsmTok *grown = ARENA_NEWN(s->arena, AsmTok, cap);
+        if (n) memcpy(grown, names, sizeof *grown * (size_t)n);
+        names = grown;
       }
-      if (n++) sb_putc(&b, ',');
-      sb_printf(&b, "%.*s", (int)s->tok.len, s->tok.s);
+      names[n++] = s->tok;
+      len += s->tok.len + (n > 1);
       asm_next(s);
       if (!asm_accept(s, ',')) break;
     }
@@ -90,9 +95,13 @@ static void parse_names(AsmScan *s, Instr *ins, char close) {
   /* sym: the names joined by ',', then after its NUL the set names (first
    * letters upper-cased) one after the other with their NULs, then a NUL:
    * the tags of the events (lisa_tag) */
-  size_t len = b.len;
   char *sym = arena_alloc(s->arena, 2 * len + 3);
-  memcpy(sym, sb_cstr(&b), len + 1);
+  for (int i = 0, at = 0; i < n; i++) {
+    if (i) sym[at++] = ',';
+    memcpy(sym + at, names[i].s, names[i].len);
+    at += (int)names[i].len;
+  }
+  sym[len] = 0;
   char *sets = sym + len + 1;
   for (size_t i = 0, start = 1; i <= len; i++) {
     char ch = sym[i] == ',' ? 0 : sym[i];
@@ -103,7 +112,6 @@ static void parse_names(AsmScan *s, Instr *ins, char close) {
   sets[len + 1] = 0;
   o->sym = sym;
   o->imm = n;
-  sb_free(&b);
   if (!asm_accept(s, close)) asm_error(s, "expected '%c'", close);
 }
 
