@@ -28,6 +28,14 @@ int program_symbol(Program *p, const char *name) {
     vec_push(p->sym_init, val_int(0));
     LocType t = {32, true, false};
     vec_push(p->sym_type, t);
+    if (lit_sym_kind(name) == SK_PTE) {
+      /* herd's value of an entry the init section leaves out (with or
+       * without -variant kvm, archExtra_herd's get_in_state): the
+       * default entry of its page, (oa:PA(x)) */
+      int pa = program_symbol(p, lit_join(&p->arena, "PA(", lit_sym_base(&p->arena, name), ")", ""));
+      p->sym_init.data[id] = val_pte(pa, lit_pte_default());
+      p->sym_type.data[id] = (LocType){64, false, false};
+    }
   }
   return id;
 }
@@ -128,7 +136,6 @@ Val program_value(Program *p, const LitVal *v, Err *err) {
   case LV_INSTR:
     return program_instr_value(p, v->instr, v->sym);
   case LV_PTE:
-    if (!p->kvm) perr(err, v->pos, "a page-table entry value needs -variant kvm");
     if (!v->pte_oa) perr(err, v->pos, "a page-table entry value without oa is not supported");
     return val_pte(program_symbol(p, v->pte_oa), v->pte_bits);
   default:
