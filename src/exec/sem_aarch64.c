@@ -124,13 +124,18 @@ static SVal load_value(SemCtx *c, const Instr *ins, SVal v) {
 static void load(SemCtx *c, const Instr *ins, uint64_t tags, bool reserve) {
   const Operand *m = &ins->ops[1];
   SVal a = aarch64_address(c, m);
-  if (reserve) {
+  bool memtag = sem_program(c)->memtag;
+  if (reserve && !memtag) {
     sem_write_reg(c, AA_RESADDR, a);
     sem_reserve(c, a, access_size(ins));
   }
   SVal pa = a; /* -variant kvm: the physical address (vmsa.c) */
   if (!vmsa_access(c, &pa, false, &tags)) return;
   if (!aarch64_mte_check(c, &pa, false)) return;
+  if (reserve && memtag) { /* herd reserves the checked address */
+    sem_write_reg(c, AA_RESADDR, pa);
+    sem_reserve(c, pa, access_size(ins));
+  }
   SVal v = sem_load(c, pa, access_size(ins), tags);
   sem_ctrl_reset(c);
   aarch64_write_back(c, m, a);
@@ -165,6 +170,10 @@ static void store_excl(SemCtx *c, const Instr *ins, bool rel) {
   /* STXR reads its data register first; STXP its two only on success */
   SVal v = pair ? sem_int(c, 0) : rd_val(c, &o[1]);
   SVal a = rd_ord(c, o[pair ? 3 : 2].reg);
+  /* -variant memtag: checked as a store, the commit (or the fault of an
+   * asynchronous mismatch) controlling the write only */
+  MteCheck chk = {.write = true, .ctrl = MTE_CTRL_NONE};
+  if (!aarch64_mte_check_with(c, &a, &chk)) return;
   sem_ctrl_dep(c, resa);
   sem_write_reg(c, AA_RESADDR, sem_int(c, 0));
   /* herd: fails when no load-exclusive of the same size precedes it on
@@ -179,6 +188,7 @@ static void store_excl(SemCtx *c, const Instr *ins, bool rel) {
   }
   sem_assume(c, sem_op(c, S_EQ, a, resa));
   uint64_t tags = sem_tag(c, "X") | (rel ? sem_tag(c, "L") : 0);
+  sem_ctrl_dep(c, chk.after);
   SVal w1 = sem_store(c, a, pair ? rd_val(c, &o[1]) : v, n, tags);
   if (pair) {
     SVal w2 = sem_store(c, sem_op(c, S_ADD, a, sem_int(c, n)), rd_val(c, &o[2]), n, tags);
@@ -227,6 +237,11 @@ static void rmw(SemCtx *c, const Instr *ins) {
   SVal v = rd_val(c, &o[0]);
   uint64_t pt = 0; /* -variant kvm: one translation, as a write (vmsa.c) */
   if (!vmsa_access(c, &a, true, &pt)) return;
+  /* -variant memtag: checked as a write; a match controls the read, the
+   * write and Rt's write (herd's swp_or_amo) */
+  MteCheck chk = {.write = true, .ctrl = MTE_CTRL_ALWAYS};
+  if (!aarch64_mte_check_with(c, &a, &chk)) return;
+  bool memtag = sem_program(c)->memtag;
   SVal old = sem_load(c, a, access_size(ins), read_tags(c, ins, noret) | pt);
   SVal nv = v;
   if (ins->op == AA_SWP)
@@ -234,8 +249,19 @@ static void rmw(SemCtx *c, const Instr *ins) {
   else
     nv = aop_value(c, AA_FLAG_AOP(ins->flags), old, v);
   sem_store(c, a, nv, access_size(ins), write_tags(c, ins) | pt);
-  sem_ctrl_reset(c);
+  if (!memtag) sem_ctrl_reset(c);
   if (rt) wr_val(c, rt, old);
+  sem_ctrl_reset(c);
+}
+
+/* -variant memtag: CAS and CASP check their address in each of herd's
+ * three groups of alternatives (success: 3, 4; failure with write-back:
+ * 2, checked as writes; failure without a write: 0, 1, checked as a
+ * read), one fault per group; the commit controls none of the accesses
+ * (herd's aarch64_cas_ok / aarch64_cas_no, virtual addresses). */
+static bool cas_check(SemCtx *c, SVal *a, int alt) {
+  MteCheck chk = {.write = alt >= 2, .ctrl = MTE_CTRL_NONE, .dup_fault = alt == 1 || alt == 4};
+  return aarch64_mte_check_with(c, a, &chk);
 }
 
 /* CAS Rs,Rt,[Xn]: herd's five alternatives, which differ in their
@@ -254,11 +280,16 @@ static void rmw(SemCtx *c, const Instr *ins) {
  * the write.  Rt is read by the succeeding alternatives only. */
 static void cas(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
-  SVal a = rd_ord(c, o[2].reg);
-  SVal expect = rd_val(c, &o[0]);
-  sem_data_port(c, expect);
+  bool memtag = sem_program(c)->memtag;
+  SVal a = rd_ord(c, o[2].reg), expect = {0};
+  if (!memtag) expect = rd_val(c, &o[0]), sem_data_port(c, expect);
   bool noret = o[0].reg == AA_ZR;
   int alt = sem_choose(c, 5);
+  if (memtag) {
+    if (!cas_check(c, &a, alt)) return;
+    expect = rd_val(c, &o[0]);
+    sem_data_port(c, expect);
+  }
   bool ok = alt >= 3, writeback = alt == 2;
   SVal nv = ok ? rd_val(c, &o[1]) : sem_int(c, 0);
   AAMo mo = AA_FLAG_MO(ins->flags);
@@ -293,11 +324,20 @@ static void cas(SemCtx *c, const Instr *ins) {
 static void casp(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
   int n = access_size(ins);
-  SVal a = rd_ord(c, o[4].reg);
-  SVal e1 = rd_val(c, &o[0]), e2 = rd_val(c, &o[1]);
-  sem_data_port(c, e1);
-  sem_data_port(c, e2);
+  bool memtag = sem_program(c)->memtag;
+  SVal a = rd_ord(c, o[4].reg), e1 = {0}, e2 = {0};
+  if (!memtag) {
+    e1 = rd_val(c, &o[0]), e2 = rd_val(c, &o[1]);
+    sem_data_port(c, e1);
+    sem_data_port(c, e2);
+  }
   int alt = sem_choose(c, 5);
+  if (memtag) {
+    if (!cas_check(c, &a, alt)) return;
+    e1 = rd_val(c, &o[0]), e2 = rd_val(c, &o[1]);
+    sem_data_port(c, e1);
+    sem_data_port(c, e2);
+  }
   bool ok = alt >= 3, writeback = alt == 2;
   SVal n1 = sem_int(c, 0), n2 = n1;
   if (ok) n1 = rd_data(c, &o[2]), n2 = rd_data(c, &o[3]);

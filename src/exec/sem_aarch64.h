@@ -29,6 +29,23 @@ void aarch64_fetch_fault(SemCtx *c);
  * faulted and has ended); STG, LDG. */
 bool aarch64_mte_checked(int op);
 bool aarch64_mte_check(SemCtx *c, SVal *a, bool write);
+/* The check as an instruction asks for it: which direction (a write
+ * checks as a store does: synchronously only under -variant sync), and
+ * what the commit controls when the tags match: the access when the
+ * check is synchronous (loads and stores), always until the caller's
+ * sem_ctrl_reset (SWP, LD<op>: the read, the write and the register
+ * write), or nothing (CAS; STXR, which is given `after` to control its
+ * write with: the commit, or the fault of an asynchronous mismatch).
+ * dup_fault: the instruction's alternatives share one fault, this one
+ * drops the mismatches that end the path. */
+typedef enum { MTE_CTRL_SYNC, MTE_CTRL_ALWAYS, MTE_CTRL_NONE } MteCtrl;
+typedef struct {
+  bool write;
+  MteCtrl ctrl;
+  bool dup_fault;
+  SVal after; /* out */
+} MteCheck;
+bool aarch64_mte_check_with(SemCtx *c, SVal *a, MteCheck *k);
 bool aarch64_exec_mte(SemCtx *c, const Instr *ins);
 
 #endif

@@ -15,8 +15,9 @@
  * - STG Xt,[Xn,#k] writes the tag Xt carries to tag(Xn+k) (an explicit
  *   write in T); LDG Xt,[Xn,#k] reads tag(Xn+k) and writes Xn+k with that
  *   tag to Xt.  Neither is checked.
- * STZG / STZ2G and the other accesses (pairs, exclusives, atomics) are
- * refused under -variant memtag for now.
+ * - the exclusives and atomics are checked the same way, with the edges
+ *   each has in herd (MteCheck, sem_aarch64.h).
+ * STZG / STZ2G and the pairs are refused under -variant memtag for now.
  */
 #include "../litmus/aarch64.h"
 #include "faults.h"
@@ -26,6 +27,8 @@ bool aarch64_mte_checked(int op) {
   switch ((AAOp)op) {
   case AA_LDR: case AA_LDRSW: case AA_LDRS: case AA_LDUR: case AA_LDAR: case AA_LDAPR:
   case AA_STR: case AA_STLR:
+  case AA_LDXR: case AA_LDAXR: case AA_STXR: case AA_STLXR:
+  case AA_SWP: case AA_LDOP: case AA_STOP: case AA_CAS: case AA_CASP:
     return true;
   default:
     return false;
@@ -33,8 +36,15 @@ bool aarch64_mte_checked(int op) {
 }
 
 bool aarch64_mte_check(SemCtx *c, SVal *a, bool write) {
+  MteCheck k = {.write = write, .ctrl = MTE_CTRL_SYNC};
+  return aarch64_mte_check_with(c, a, &k);
+}
+
+bool aarch64_mte_check_with(SemCtx *c, SVal *a, MteCheck *k) {
   const Program *p = sem_program(c);
+  k->after = (SVal){0};
   if (!p->memtag) return true;
+  bool write = k->write;
   SVal va = *a;
   SVal mem_tag = sem_load(c, sem_op1(c, S_TAGLOC, va), 8, sem_tag(c, "T"));
   sem_add_flags(c, mem_tag, EV_NEXP);
@@ -47,12 +57,17 @@ bool aarch64_mte_check(SemCtx *c, SVal *a, bool write) {
   SVal untagged = sem_op1(c, S_UNTAG, va);
   untagged.deps = va.deps;
   if (alt == 0) {
-    if (sync) sem_ctrl_dep(c, commit);
+    if (k->ctrl == MTE_CTRL_ALWAYS || (k->ctrl == MTE_CTRL_SYNC && sync)) sem_ctrl_dep(c, commit);
+    k->after = commit;
     *a = untagged;
     return true;
   }
-  sem_ctrl_dep(c, commit);
   bool handler = sem_has_handler(c);
+  if ((handler || sync) && k->dup_fault) {
+    sem_assume(c, sem_int(c, 0)); /* another alternative has this fault */
+    return false;
+  }
+  sem_ctrl_dep(c, commit);
   SVal addr = va;
   if (!handler) addr.deps = 0; /* herd: control from the commit only */
   SemFault f = {FT_TAGCHECK, write, handler || sync, addr, FM_NONE};
@@ -65,7 +80,7 @@ bool aarch64_mte_check(SemCtx *c, SVal *a, bool write) {
     return false;
   }
   sem_write_reg(c, AA_TFSR, sem_int(c, 1));
-  sem_fault_event(c, &f);
+  k->after = sem_fault_event(c, &f);
   sem_ctrl_reset(c);
   *a = untagged;
   return true;
