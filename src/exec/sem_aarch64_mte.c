@@ -17,7 +17,10 @@
  *   tag to Xt.  Neither is checked.
  * - the exclusives and atomics are checked the same way, with the edges
  *   each has in herd (MteCheck, sem_aarch64.h).
- * STZG / STZ2G and the pairs are refused under -variant memtag for now.
+ * - STZG Xt,[Xn,#k] is STG and a 16-byte zero write to the granule at
+ *   Xn+k without its tag, neither checked; STZ2G needs -variant mixed
+ *   (as in herd), refused with memtag.
+ * The pairs are refused under -variant memtag for now.
  */
 #include "../litmus/aarch64.h"
 #include "faults.h"
@@ -86,21 +89,48 @@ bool aarch64_mte_check_with(SemCtx *c, SVal *a, MteCheck *k) {
   return true;
 }
 
+enum { GRANULE = 16 }; /* bytes of memory one tag covers */
+
+/* STG Xt,[Xn,#k] (and STZG's first half): tag(Xn+k) <- the tag of Xt. */
+static void store_tag(SemCtx *c, const Instr *ins) {
+  const Operand *o = ins->ops;
+  SVal a = aarch64_address(c, &o[1]);
+  SVal t = o[0].reg == AA_ZR ? sem_int(c, 0) : sem_read_reg(c, o[0].reg);
+  sem_data_port(c, t);
+  sem_store(c, sem_op1(c, S_TAGLOC, a), sem_op1(c, S_TAGOF, t), 8, sem_tag(c, "T"));
+}
+
 static void need_memtag(SemCtx *c, const char *what) {
   if (!sem_program(c)->memtag) sem_error(c, "%s without -variant memtag", what);
 }
 
 bool aarch64_exec_mte(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
+  if (AA_IS_MTE(ins->op) && (o[1].sub == AA_AM_PRE || o[1].sub == AA_AM_POST))
+    sem_unsupported(c, "herd7 7.58 parses but does not run the pre- and post-indexed forms: "
+                       "illegal instruction");
   switch ((AAOp)ins->op) {
-  case AA_STG: {
+  case AA_STG:
     need_memtag(c, "STG");
+    store_tag(c, ins);
+    return true;
+  case AA_STZG: {
+    need_memtag(c, "STZG");
+    /* herd: the STG and the zeroing side by side, each computing its
+     * address; the zeroing writes the granule at the untagged address,
+     * neither is checked */
+    store_tag(c, ins);
     SVal a = aarch64_address(c, &o[1]);
-    SVal t = o[0].reg == AA_ZR ? sem_int(c, 0) : sem_read_reg(c, o[0].reg);
-    sem_data_port(c, t);
-    sem_store(c, sem_op1(c, S_TAGLOC, a), sem_op1(c, S_TAGOF, t), 8, sem_tag(c, "T"));
+    SVal untagged = sem_op1(c, S_UNTAG, a);
+    untagged.deps = a.deps;
+    sem_store(c, untagged, sem_int(c, 0), GRANULE, 0);
     return true;
   }
+  case AA_STZ2G:
+    need_memtag(c, "STZ2G");
+    /* herd checks -variant mixed next; memtag with mixed is refused
+     * before any instruction runs (mte_program_setup) */
+    sem_error(c, "STZ2G without -variant mixed");
   case AA_LDG: {
     need_memtag(c, "LDG");
     SVal a = aarch64_address(c, &o[1]);
@@ -110,8 +140,6 @@ bool aarch64_exec_mte(SemCtx *c, const Instr *ins) {
     if (o[0].reg != AA_ZR) sem_write_reg(c, o[0].reg, v);
     return true;
   }
-  case AA_STZG: case AA_STZ2G:
-    sem_unsupported(c, "STZG and STZ2G (memory tagging) are not supported yet");
   default:
     return false;
   }

@@ -416,6 +416,14 @@ typedef enum AddrKind {
   ADDR_OFFSET,  /* [Xn{,#k}]: LDUR */
 } AddrKind;
 
+/* The name w (any case) is the current token: skip it. */
+static bool accept_word(AsmScan *s, const char *w) {
+  if (s->tok.kind != AT_NAME || s->tok.len != strlen(w) || strncasecmp(s->tok.s, w, s->tok.len))
+    return false;
+  asm_next(s);
+  return true;
+}
+
 static void parse_addr(AsmScan *s, Instr *ins, AddrKind kind) {
   Operand *m = parse_base(s, ins);
   if (asm_accept(s, ',')) {
@@ -424,6 +432,9 @@ static void parse_addr(AsmScan *s, Instr *ins, AddrKind kind) {
       if (aarch64_parse_k(s) != 0) asm_error(s, "the offset must be #0");
     } else if (aarch64_at_k(s)) {
       m->imm = aarch64_parse_k(s);
+      /* herd's mem_idx takes [Xn,#k,MUL VL] as [Xn,#k] */
+      if (kind == ADDR_IDX && asm_accept(s, ',') && !(accept_word(s, "MUL") && accept_word(s, "VL")))
+        asm_error(s, "expected MUL VL");
     } else if (kind == ADDR_EA) {
       parse_index(s, m);
     } else {
@@ -787,7 +798,10 @@ static void parse_operands(AsmScan *s, Instr *ins, const Decoded *d) {
   case F_MSR: parse_sysreg(s, ins), asm_expect(s, ','), parse_reg_view(s, ins, AA_X); break;
   case F_LDST: parse_reg(s, ins), asm_expect(s, ','), parse_addr(s, ins, ADDR_EA); break;
   case F_LDUR: parse_reg(s, ins), asm_expect(s, ','), parse_addr(s, ins, ADDR_OFFSET); break;
-  case F_TAG: parse_reg_view(s, ins, AA_X), asm_expect(s, ','), parse_addr(s, ins, ADDR_OFFSET); break;
+  case F_TAG: /* herd: STG, STZG, STZ2G take a mem_idx, LDG [Xn{,#k}] */
+    parse_reg_view(s, ins, AA_X), asm_expect(s, ',');
+    parse_addr(s, ins, ins->op == AA_LDG ? ADDR_OFFSET : ADDR_IDX);
+    break;
   case F_PAIR:
     parse_regs(s, ins, 2);
     asm_expect(s, ',');
