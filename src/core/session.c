@@ -458,6 +458,11 @@ static corral_status simulate(const corral_options *o, const Test *t,
       err_raise(&err, ERRK_SEMANTIC, ins ? ins->pos : where,
                 "Segmentation fault (kidding, the instruction run here jumps outside "
                 "the code)");
+    if (why == REFUSE_NESTED_FAULT)
+      err_raise(&err, ERRK_SEMANTIC, ins ? ins->pos : where,
+                "%s may fault here, inside a fault handler: a fault inside a fault handler is "
+                "not supported",
+                ins && ins->text ? ins->text : "this access");
     err_raise(&err, ERRK_SEMANTIC, ins ? ins->pos : where,
               "%s may fault here: MMU faults (-variant kvm) are not supported yet",
               ins && ins->text ? ins->text : "this access");

@@ -48,7 +48,9 @@ enum {
   EV_SPEC = 1 << 18,    /* -variant deps: speculated (a side of a branch not
                            taken), herd's SPEC; see ThreadPath.inst_parent */
 };
-typedef enum RefuseWhy { REFUSE_MMU_FAULT, REFUSE_OUT_OF_CODE } RefuseWhy;
+/* Why a path is refused (EV_REFUSE): an MMU fault (-variant kvm), a
+ * jump out of the code, a tag check fault inside a fault handler. */
+typedef enum RefuseWhy { REFUSE_MMU_FAULT, REFUSE_OUT_OF_CODE, REFUSE_NESTED_FAULT } RefuseWhy;
 #define EV_MEM (EV_R | EV_W)
 #define EV_COMMIT (EV_BCC | EV_PRED | EV_ERET)
 

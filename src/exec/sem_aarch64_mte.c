@@ -66,6 +66,13 @@ bool aarch64_mte_check_with(SemCtx *c, SVal *a, MteCheck *k) {
     return true;
   }
   bool handler = sem_has_handler(c);
+  if (sem_in_handler(c)) {
+    /* a fault inside the handler: refused if some candidate takes this
+     * path (in the tests herd7 runs, the mismatch cannot happen there) */
+    sem_refuse_why(c, REFUSE_NESTED_FAULT);
+    sem_exit(c);
+    return false;
+  }
   if ((handler || sync) && k->dup_fault) {
     sem_assume(c, sem_int(c, 0)); /* another alternative has this fault */
     return false;
