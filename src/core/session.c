@@ -425,6 +425,8 @@ static corral_status simulate(const corral_options *o, const Test *t,
               "-variant mixed with code locations (labels as values) is not supported");
   if (mixed) program_set_mixed(p, &err, where);
   p->deps = deps;
+  for (int i = 0; i < nv; i++)
+    if (!strcmp(vars[i], "telechat")) p->telechat = true;
   program_set_simd(p, vars, nv);
   program_set_faults(p, vars, nv, o->dumpallfaults);
   mte_program_setup(p, &err, where);

@@ -90,6 +90,9 @@ typedef struct Program {
    * branch that is not taken, as speculated ("ghost") events the model
    * sees; corral does not, so sem_branch refuses such tests. */
   bool deps;
+  /* -variant telechat (herd's quirks for compiled code): an AArch64 RET
+   * of the link register ends the thread */
+  bool telechat;
   /* AArch64 -variant neon / sve / sme (bits AV_VAR_*, aarch64_simd.h;
    * sve implies neon, sme both), and the vector lengths sve:N / sme:N
    * (0: herd's default, 128). */

@@ -682,6 +682,11 @@ static const char *target(SemCtx *c, const Operand *o) {
  * the label the register holds; BL / BLR write the return address to X30
  * (alongside the read of the target). */
 static void indirect(SemCtx *c, const Instr *ins) {
+  /* herd's -variant telechat: RET (of X30) is the end of the thread */
+  if (ins->op == AA_RET && ins->nops == 0 && sem_program(c)->telechat) {
+    sem_exit(c);
+    return;
+  }
   int r = ins->op == AA_RET && ins->nops == 0 ? AA_LR : ins->ops[0].reg;
   SVal target = rd_ord(c, r);
   if (ins->op == AA_BLR) sem_write_reg(c, AA_LR, sem_return_label(c));

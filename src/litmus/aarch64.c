@@ -342,10 +342,29 @@ static int tok_lookup(const AsmScan *s, const char *const *names, size_t n) {
   return -1;
 }
 
+/* A symbolic register (herd's lexer: X%name or %name, W%name, any case
+ * of the letter): its name, the scanner on its last token, and its view
+ * in *view; NULL if the current token starts none. */
+static const char *symbolic_reg(AsmScan *s, int *view) {
+  if (s->tok.kind == AT_PCTNAME) {
+    *view = AA_X;
+    return asm_tok_str(s);
+  }
+  if (s->tok.kind != AT_NAME || s->tok.len != 1 || !strchr("XxWw", s->tok.s[0]) ||
+      s->text[s->i] != '%')
+    return NULL;
+  *view = toupper((unsigned char)s->tok.s[0]) == 'W' ? AA_W : AA_X;
+  asm_next(s);
+  if (s->tok.kind != AT_PCTNAME) asm_error(s, "expected a register");
+  return asm_tok_str(s);
+}
+
 static Operand *parse_reg(AsmScan *s, Instr *ins) {
   Operand *o = asm_add_op(s, ins, OPK_REG);
   int view = AA_X;
-  if (s->tok.kind != AT_NAME || (o->reg = lookup_reg(s->tok.s, s->tok.len, &view)) < 0)
+  if ((o->sreg = symbolic_reg(s, &view)) != NULL)
+    o->reg = -1; /* allocated after parsing (symregs.c) */
+  else if (s->tok.kind != AT_NAME || (o->reg = lookup_reg(s->tok.s, s->tok.len, &view)) < 0)
     asm_error(s, "expected a register");
   o->sub = (uint8_t)view;
   asm_next(s);
@@ -380,7 +399,9 @@ static const char *const ext_names[] = {"UXTB", "UXTH", "UXTW", "UXTX",
 /* The index part of [Xn,Rm{,LSL|UXTW|SXTW|SXTX {k}}]. */
 static void parse_index(AsmScan *s, Operand *m) {
   int view = AA_X;
-  if (s->tok.kind != AT_NAME || (m->reg2 = lookup_reg(s->tok.s, s->tok.len, &view)) < 0)
+  if ((m->sreg2 = symbolic_reg(s, &view)) != NULL)
+    m->reg2 = -1;
+  else if (s->tok.kind != AT_NAME || (m->reg2 = lookup_reg(s->tok.s, s->tok.len, &view)) < 0)
     asm_error(s, "expected an offset register or #k");
   asm_next(s);
   m->sub = AA_AM_REG;
@@ -404,6 +425,7 @@ static Operand *parse_base(AsmScan *s, Instr *ins) {
   if (base >= 0 && (view != AA_X || base == AA_ZR))
     asm_error(s, "the base register must be an X register or SP");
   Operand *m = parse_reg(s, ins);
+  if (m->sreg && m->sub != AA_X) asm_error(s, "the base register must be an X register or SP");
   m->kind = OPK_MEM;
   m->sub = AA_AM_IMM;
   return m;
@@ -919,13 +941,15 @@ static void print_target(const Operand *o, const char *(*rename)(void *, const c
   sb_put_int(out, o->imm);
 }
 
-static void print_reg_view(int reg, int view, StrBuf *out) {
-  if (reg == AA_ZR) sb_puts(out, view == AA_W ? "WZR" : "XZR");
+/* A register as herd prints it; a symbolic one by its name (sreg). */
+static void print_reg_view(int reg, const char *sreg, int view, StrBuf *out) {
+  if (sreg) sb_puts(out, view == AA_W ? "W%" : "X%"), sb_puts(out, sreg);
+  else if (reg == AA_ZR) sb_puts(out, view == AA_W ? "WZR" : "XZR");
   else if (reg == AA_SP) sb_puts(out, "SP");
   else sb_putc(out, view == AA_W ? 'W' : 'X'), sb_put_int(out, AA_XNUM(reg));
 }
 
-static void print_reg(const Operand *o, StrBuf *out) { print_reg_view(o->reg, o->sub, out); }
+static void print_reg(const Operand *o, StrBuf *out) { print_reg_view(o->reg, o->sreg, o->sub, out); }
 
 /* sep, then "#" and the immediate */
 static void print_imm(const char *sep, int64_t k, StrBuf *out) {
@@ -943,7 +967,7 @@ static const char *const mem_ext_names[] = {
 static void print_addr(const Operand *m, bool pair, bool compat, StrBuf *out) {
   if (pair && compat && m->sub == AA_AM_POST) sb_putc(out, ' ');
   sb_putc(out, '[');
-  print_reg_view(m->reg, AA_X, out);
+  print_reg_view(m->reg, m->sreg, AA_X, out);
   switch ((AAAddrMode)m->sub) {
   case AA_AM_IMM:
     if (m->imm != 0) print_imm(",", m->imm, out);
@@ -960,7 +984,7 @@ static void print_addr(const Operand *m, bool pair, bool compat, StrBuf *out) {
   case AA_AM_UXTW:
   case AA_AM_SXTX:
     sb_putc(out, ',');
-    print_reg_view(m->reg2, (int)m->imm, out);
+    print_reg_view(m->reg2, m->sreg2, (int)m->imm, out);
     if (m->sub != AA_AM_REG) {
       sb_putc(out, ',');
       sb_puts(out, mem_ext_names[m->sub]);
@@ -985,7 +1009,7 @@ static void print_op_ext(const Operand *o, int view, StrBuf *out) {
     if (o->imm2 != 0) print_imm(",LSL ", o->imm2, out);
     return;
   }
-  print_reg_view(o->reg, view, out);
+  print_reg_view(o->reg, o->sreg, view, out);
   if (o->imm2 != 0) {
     sb_putc(out, ',');
     sb_puts(out, shift_names[o->imm]);
@@ -1006,8 +1030,8 @@ static void print_alu(const Instr *ins, bool compat, StrBuf *out) {
     memo = ins->op == AA_SUB ? "NEG" : "NEGS", only = 0;
   sb_puts(out, memo);
   sb_putc(out, ' ');
-  print_reg_view(o[only < 0 ? 0 : only].reg, v, out);
-  if (only < 0) sb_putc(out, ','), print_reg_view(o[1].reg, v, out);
+  print_reg_view(o[only < 0 ? 0 : only].reg, o[only < 0 ? 0 : only].sreg, v, out);
+  if (only < 0) sb_putc(out, ','), print_reg_view(o[1].reg, o[1].sreg, v, out);
   sb_putc(out, ',');
   print_op_ext(&o[2], v, out);
 }
@@ -1075,9 +1099,9 @@ static void print_memory(const Instr *ins, bool compat, StrBuf *out) {
   switch ((AAOp)ins->op) {
   case AA_LDUR:
     sb_puts(out, "LDUR ");
-    print_reg_view(o[0].reg, AA_X, out);
+    print_reg_view(o[0].reg, o[0].sreg, AA_X, out);
     sb_puts(out, ", [");
-    print_reg_view(o[1].reg, AA_X, out);
+    print_reg_view(o[1].reg, o[1].sreg, AA_X, out);
     if (o[1].imm != 0) print_imm(",", o[1].imm, out);
     sb_putc(out, ']');
     return;
@@ -1090,7 +1114,7 @@ static void print_memory(const Instr *ins, bool compat, StrBuf *out) {
     return;
   case AA_LDXP:
     sb_puts(out, x ? "LDAXP " : "LDXP ");
-    print_reg_view(o[0].reg, compat ? AA_W : o[0].sub, out); /* sic (compat) */
+    print_reg_view(o[0].reg, o[0].sreg, compat ? AA_W : o[0].sub, out); /* sic (compat) */
     sb_putc(out, ',');
     print_reg(&o[1], out);
     sb_putc(out, ',');
@@ -1128,7 +1152,7 @@ static void print_instr(const Instr *ins, StrBuf *out,
   if (AA_IS_MTE(ins->op)) { /* herd's pp_mem_idx */
     static const char *const names[] = {"STG", "STZG", "STZ2G", "LDG"};
     sb_printf(out, "%s ", names[ins->op - AA_STG]);
-    print_reg_view(o[0].reg, AA_X, out);
+    print_reg_view(o[0].reg, o[0].sreg, AA_X, out);
     sb_putc(out, ',');
     print_addr(&o[1], false, compat, out);
     return;
@@ -1162,9 +1186,9 @@ static void print_instr(const Instr *ins, StrBuf *out,
   case AA_SXTW: sb_puts(out, "SXTW"); print_regs(ins, 2, out); return;
   case AA_SBFM: case AA_UBFM:
     sb_puts(out, ins->op == AA_SBFM ? "SBFM " : "UBFM ");
-    print_reg_view(o[0].reg, AA_X, out); /* herd prints X names */
+    print_reg_view(o[0].reg, o[0].sreg, AA_X, out); /* herd prints X names */
     sb_putc(out, ',');
-    print_reg_view(o[1].reg, AA_X, out);
+    print_reg_view(o[1].reg, o[1].sreg, AA_X, out);
     print_imm(",", o[2].imm, out);
     print_imm(",", o[3].imm, out);
     return;
@@ -1262,11 +1286,14 @@ static void aarch64_print_value(const Instr *ins, StrBuf *out) {
   print_instr(ins, out, NULL, NULL, false);
 }
 
-/* herd's allocation order for symbolic registers (unused: the parser
- * does not accept them). */
-static const int symb_regs[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
-                                11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                                21, 22, 23, 24, 25, 26, 27, 28, 29};
+/* herd's registers for symbolic ones, in its allocation order: X0 to
+ * X29 (every general register but the link register X30). */
+static const int symb_regs[] = {
+    AA_XREG(0),  AA_XREG(1),  AA_XREG(2),  AA_XREG(3),  AA_XREG(4),  AA_XREG(5),
+    AA_XREG(6),  AA_XREG(7),  AA_XREG(8),  AA_XREG(9),  AA_XREG(10), AA_XREG(11),
+    AA_XREG(12), AA_XREG(13), AA_XREG(14), AA_XREG(15), AA_XREG(16), AA_XREG(17),
+    AA_XREG(18), AA_XREG(19), AA_XREG(20), AA_XREG(21), AA_XREG(22), AA_XREG(23),
+    AA_XREG(24), AA_XREG(25), AA_XREG(26), AA_XREG(27), AA_XREG(28), AA_XREG(29)};
 
 const ArchOps aarch64_arch_ops = {
     .arch = ARCH_AARCH64,
