@@ -427,6 +427,7 @@ static corral_status simulate(const corral_options *o, const Test *t,
   p->deps = deps;
   for (int i = 0; i < nv; i++)
     if (!strcmp(vars[i], "telechat")) p->telechat = true;
+    else if (!strcasecmp(vars[i], "nv2")) p->nv2 = true;
   program_set_simd(p, vars, nv);
   program_set_faults(p, vars, nv, o->dumpallfaults);
   mte_program_setup(p, &err, where);

@@ -93,6 +93,9 @@ typedef struct Program {
   /* -variant telechat (herd's quirks for compiled code): an AArch64 RET
    * of the link register ends the thread */
   bool telechat;
+  /* -variant NV2: AArch64 MRS / MSR of ELR_EL1, ESR_EL1, VNCR_EL2 access
+   * the page at VNCR_EL2 (sem_aarch64.c) */
+  bool nv2;
   /* AArch64 -variant neon / sve / sme (bits AV_VAR_*, aarch64_simd.h;
    * sve implies neon, sme both), and the vector lengths sve:N / sme:N
    * (0: herd's default, 128). */

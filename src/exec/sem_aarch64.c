@@ -734,18 +734,45 @@ static void mov(SemCtx *c, const Instr *ins) {
   else wr_raw(c, &o[0], rd_val(c, &o[1]));
 }
 
-/* MRS Xt,NZCV: Xt <- NZCV << 28; MSR NZCV,Xt: NZCV <- (Xt >> 28) & 15. */
+/* MRS Xt,sr and MSR sr,Xt.  NZCV: Xt <- NZCV << 28, NZCV <- (Xt >> 28) &
+ * 15.  Under -variant NV2, the system registers herd gives an offset in
+ * the page at VNCR_EL2 are that doubleword of memory: the access is an
+ * LDR Xt / STR Xt at [VNCR_EL2,#offset].  Otherwise a move between Xt and
+ * the system register (herd's read_reg_ord, write_reg_dest: no masking). */
 static void sysreg(SemCtx *c, const Instr *ins) {
-  const Operand *o = ins->ops;
-  int sr = (int)o[ins->op == AA_MRS ? 1 : 0].imm;
-  if (sr != AA_SR_NZCV)
-    sem_unsupported(c, aarch64_sysreg_names[sr]);
-  if (ins->op == AA_MRS)
-    wr_raw(c, &o[0], sem_op(c, S_SHL, flags(c), k_(c, 28)));
+  bool mrs = ins->op == AA_MRS;
+  const Operand *xt = &ins->ops[mrs ? 0 : 1];
+  int sr = (int)ins->ops[mrs ? 1 : 0].imm;
+  if (sr == AA_SR_NZCV) {
+    if (mrs)
+      wr_raw(c, xt, sem_op(c, S_SHL, flags(c), k_(c, 28)));
+    else
+      sem_write_reg(c, AA_NZCV,
+                    sem_op(c, S_AND, sem_op(c, S_SHR, rd_ord(c, xt->reg), k_(c, 28)), k_(c, 15)));
+    return;
+  }
+  int off = aarch64_sysreg_nv2_offset(sr);
+  if (sem_program(c)->nv2 && off >= 0) {
+    Instr acc = *ins;
+    acc.op = mrs ? AA_LDR : AA_STR;
+    acc.flags = 3; /* 8 bytes */
+    acc.nops = 2;
+    acc.ops[0] = *xt;
+    acc.ops[0].sub = AA_X;
+    Operand m = {.kind = OPK_MEM, .sub = AA_AM_IMM, .reg = aarch64_sysreg_reg(AA_SR_VNCR_EL2),
+                 .reg2 = -1, .imm = off};
+    acc.ops[1] = m;
+    if (mrs)
+      load(c, &acc, 0, false);
+    else
+      store(c, &acc, 0);
+    return;
+  }
+  int r = aarch64_sysreg_reg(sr);
+  if (mrs)
+    wr_raw(c, xt, sem_read_reg(c, r));
   else
-    sem_write_reg(c, AA_NZCV,
-                  sem_op(c, S_AND, sem_op(c, S_SHR, rd_ord(c, o[1].reg), k_(c, 28)),
-                         k_(c, 15)));
+    sem_write_reg(c, r, rd_ord(c, xt->reg));
 }
 
 /* DMB / DSB: the set DMB.<option> (DSB.<option>), in the order of

@@ -3,8 +3,8 @@
  * herd7's AArch64Sem has them: UDF and SVC raise a fault (an
  * UndefinedInstruction or SupervisorCall fault event and, beside it, a
  * write of ELR_EL1 with the return address), ERET is a commit (EXC-RET)
- * then a read of ELR_EL1 and a return there; MRS and MSR move ELR_EL1 and
- * TFSR_ELx from and to a general register.
+ * then a read of ELR_EL1 and a return there.  (MRS and MSR, which move
+ * ELR_EL1 and TFSR_ELx too, are in sem_aarch64.c.)
  */
 #include "../litmus/aarch64.h"
 #include "sem_aarch64.h"
@@ -35,32 +35,11 @@ static void eret(SemCtx *c) {
   sem_eret(c, sem_read_reg(c, AA_ELR));
 }
 
-static int sysreg_id(int sr) {
-  switch ((AASysReg)sr) {
-  case AA_SR_ELR_EL1: return AA_ELR;
-  case AA_SR_TFSR_ELX: return AA_TFSR;
-  default: return -1;
-  }
-}
-
 bool aarch64_exec_exception(SemCtx *c, const Instr *ins) {
-  const Operand *o = ins->ops;
   switch ((AAOp)ins->op) {
   case AA_UDF: exception(c, FT_UNDEF, sem_instr_label(c)); return true;
   case AA_SVC: exception(c, FT_SVC, sem_return_label(c)); return true;
   case AA_ERET: eret(c); return true;
-  case AA_MRS: {
-    int r = sysreg_id((int)o[1].imm);
-    if (r < 0) return false;
-    if (o[0].reg != AA_ZR) sem_write_reg(c, o[0].reg, sem_read_reg(c, r));
-    return true;
-  }
-  case AA_MSR: {
-    int r = sysreg_id((int)o[0].imm);
-    if (r < 0) return false;
-    sem_write_reg(c, r, o[1].reg == AA_ZR ? sem_int(c, 0) : sem_read_reg(c, o[1].reg));
-    return true;
-  }
   default: return false;
   }
 }

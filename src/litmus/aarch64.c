@@ -67,18 +67,36 @@ static int lookup_reg(const char *s, size_t n, int *view) {
   return AA_XREG(k);
 }
 
+int aarch64_sysreg_reg(int sr) {
+  if (sr == AA_SR_ELR_EL1) return AA_ELR;
+  if (sr == AA_SR_TFSR_ELX) return AA_TFSR;
+  return AA_NREGS_ALL + sr;
+}
+
+int aarch64_sysreg_nv2_offset(int sr) {
+  switch ((AASysReg)sr) {
+  case AA_SR_VNCR_EL2: return 0xb0;
+  case AA_SR_ESR_EL1: return 0x138;
+  case AA_SR_ELR_EL1: return 0x230;
+  default: return -1;
+  }
+}
+
 /* XZR may be observed in final states (it holds 0), as in herd. */
 static int aarch64_parse_reg(const char *s) {
   int view;
-  /* the system registers of faults and tags, in any case (herd reads
-   * 1:TFSR_Elx) */
-  if (!strcasecmp(s, "ELR_EL1")) return AA_ELR;
-  if (!strcasecmp(s, "TFSR_ELx")) return AA_TFSR;
-  return lookup_reg(s, strlen(s), &view);
+  /* herd's register names are its general and vector registers, then
+   * its system registers, in any case (herd reads 1:TFSR_Elx) */
+  int r = lookup_reg(s, strlen(s), &view);
+  for (int i = 0; r < 0 && i < AA_SR_COUNT; i++)
+    if (!strcasecmp(s, aarch64_sysreg_names[i])) r = aarch64_sysreg_reg(i);
+  return r;
 }
 
 static const char *aarch64_reg_name(int reg) {
   if (reg >= AA_NREGS && reg < AA_NREGS_ALL) return aarch64_simd_reg_name(reg);
+  if (reg >= AA_NREGS_ALL && reg < AA_NREGS_ALL + AA_SR_COUNT)
+    return aarch64_sysreg_names[reg - AA_NREGS_ALL];
   return reg >= 0 && reg < AA_NREGS ? x_names[reg] : "?";
 }
 
@@ -1299,7 +1317,7 @@ const ArchOps aarch64_arch_ops = {
     .arch = ARCH_AARCH64,
     .name = "AArch64",
     .word_bits = 64,
-    .nregs = AA_NREGS_ALL,
+    .nregs = AA_NREGS_ALL + AA_SR_COUNT,
     .parse_reg = aarch64_parse_reg,
     .vec_loc = aarch64_simd_vec_loc,
     .reg_name = aarch64_reg_name,

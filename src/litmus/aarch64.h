@@ -155,6 +155,12 @@ typedef enum AASysReg {
   AA_SR_DBGDTRRX_EL0, AA_SR_DBGDTRTX_EL0, AA_SR_ELR_EL1, AA_SR_ESR_EL1,
   AA_SR_NZCV, AA_SR_TFSR_ELX, AA_SR_VNCR_EL2, AA_SR_COUNT
 } AASysReg;
+/* The register that holds system register sr (MRS, MSR, states):
+ * AA_ELR, AA_TFSR, or one after the vector registers (AA_NREGS_ALL + sr,
+ * aarch64_simd.h); the flags for NZCV are AA_NZCV, not this one. */
+int aarch64_sysreg_reg(int sr);
+/* herd's offset of sr in the page at VNCR_EL2 (-variant NV2), -1 if none. */
+int aarch64_sysreg_nv2_offset(int sr);
 
 /* Condition codes, in the architecture's encoding order. */
 typedef enum AACond {
