@@ -417,6 +417,11 @@ static corral_status simulate(const corral_options *o, const Test *t,
   if (kvm && t->arch != ARCH_AARCH64)
     err_raise(&err, ERRK_SEMANTIC, where, "-variant kvm is supported for AArch64 only");
   p = program_new_kvm(t, &err, o->unroll, kvm);
+  for (int i = 0; i < nv && p->some_ha; i++)
+    if (!strcasecmp(vars[i], "PhantomOnLoad"))
+      err_raise(&err, ERRK_SEMANTIC, where,
+                "-variant PhantomOnLoad (spurious updates of the access flag on loads) is not "
+                "supported yet");
   if (kvm && ifetch)
     err_raise(&err, ERRK_SEMANTIC, where, "-variant kvm with -variant ifetch is not supported");
   if (!kvm) program_code_locations(p, ifetch, &err);

@@ -405,7 +405,8 @@ static void worker_init(Engine *g, Shared *sh, Program *p, const CProg *prog,
   g->sym_enabled = !cat_prog_uses_values(prog) && o->run_mode == 0 && !o->exec_sink &&
                    /* byte symbols, speculated events: not the shapes it knows */
                    !p->mixed && !p->deps &&
-                   p->fault_disp < 0; /* faults name their thread */
+                   p->fault_disp < 0 && /* faults name their thread */
+                   !p->some_ha; /* spurious updates: events of no thread */
   g->sym_observed = xcalloc((size_t)p->nthreads + 1, sizeof(bool));
   for (int i = 0; i < p->ndisp; i++)
     if (p->disp[i].kind == DL_REG) g->sym_observed[p->disp[i].thread] = true;
@@ -513,7 +514,8 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
       /* next combination (odometer) */
       int t = 0;
       while (t < p->nthreads && ++choice[t] == paths[t].n) choice[t++] = 0;
-      if (t == p->nthreads) break;
+      /* then the initial spurious updates (TTHM=): a subset per digit */
+      if (t == p->nthreads && ++choice[t] >= (1 << p->nspur)) break;
     }
     err_pop(err, &j);
   }

@@ -41,6 +41,50 @@ static void po_tree(EventStructure *es, ThreadPaths *paths, const int *choice,
   }
 }
 
+/* An initial spurious update of the access flag of entry `pte` (herd's
+ * mem.ml, af0): events *k (an X non-explicit read, which must read a valid
+ * entry with af clear) and *k + 1 (the write setting af), both in AF and
+ * SPURIOUS, of no thread; SPUR_NODES expression nodes from *nn. */
+enum { SPUR_NODES = 7 };
+static void spurious_pair(const Program *p, EventStructure *es, int pte, int *k, int *nn) {
+  SymNode *n = &es->nodes[*nn];
+  for (int i = 0; i < SPUR_NODES; i++) {
+    n[i] = (SymNode){0};
+    n[i].a = n[i].b = n[i].c = SYM_NONE;
+  }
+  int b = *nn;
+  n[0].op = S_CONST;
+  n[0].k = val_addr(pte, 0);
+  n[1].op = S_READ;
+  n[1].a = *k;
+  n[2].op = S_PTE_FIELD, n[2].width = PTE_AF, n[2].a = b + 1;
+  n[3].op = S_NOT, n[3].a = b + 2;
+  n[4].op = S_PTE_FIELD, n[4].width = PTE_VALID, n[4].a = b + 1;
+  n[5].op = S_AND, n[5].a = b + 3, n[5].b = b + 4;
+  n[6].op = S_PTE_SET, n[6].width = PTE_AF, n[6].a = b + 1;
+  es->assume[es->nassume++] = b + 5;
+  uint64_t tags = p->pte_tag;
+  int x = tag_find(&p->tags, "X"), af = tag_find(&p->tags, "AF");
+  if (x >= 0) tags |= (uint64_t)1 << x;
+  if (af >= 0) tags |= (uint64_t)1 << af;
+  for (int i = 0; i < 2; i++) {
+    Event *e = &es->ev[*k + i];
+    *e = (Event){0};
+    e->flags = (i == 0 ? EV_R : EV_W) | EV_NEXP | EV_SPUR;
+    e->thread = -1;
+    e->inst = -1;
+    e->code_index = -1;
+    e->reg = -1;
+    e->size = 8;
+    e->loc = b;
+    e->val = i == 0 ? b + 1 : b + 6;
+    e->wval = SYM_NONE;
+    e->tags = tags;
+  }
+  *k += 2;
+  *nn += SPUR_NODES;
+}
+
 EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
                          Arena *a) {
   EventStructure *es = ARENA_NEW(a, EventStructure);
@@ -53,7 +97,12 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
   int first_init = p->mixed ? p->mixed_nsyms0 : 0;
   int ninit = 0;
   for (int s = first_init; s < nsyms; s++) ninit += has_cell(p, s);
-  int nrel = ninit, nreg = 0, nnodes = ninit * 2, nassume = 0;
+  /* -variant kvm with TTHM=: the initial spurious updates of this
+   * structure, a subset of p->spur_syms (bit i: the i-th) */
+  unsigned spur_mask = p->nspur > 0 ? (unsigned)choice[p->nthreads] : 0;
+  int nspur = __builtin_popcount(spur_mask);
+  int nrel = ninit + 2 * nspur, nreg = 0, nnodes = ninit * 2 + SPUR_NODES * nspur,
+      nassume = nspur;
   for (int t = 0; t < p->nthreads; t++) {
     const ThreadPath *tp = &paths[t].v[choice[t]];
     for (int i = 0; i < tp->nev; i++)
@@ -107,8 +156,12 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
     es->init_of_sym[s] = k++;
   }
 
+  int first_spur = k;
+  for (int i = 0; i < p->nspur; i++)
+    if (spur_mask >> i & 1) spurious_pair(p, es, p->spur_syms[i], &k, &nn);
+
   /* Thread events: first pass assigns ids. */
-  int next_rel = ninit, next_reg = nrel;
+  int next_rel = k, next_reg = nrel;
   int **map = ARENA_NEWN(a, int *, p->nthreads + 1);
   int *node_off = ARENA_NEWN(a, int, p->nthreads + 1);
   for (int t = 0; t < p->nthreads; t++) {
@@ -140,6 +193,11 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
     }
     for (int i = 0; i < tp->nev; i++) {
       Event e = tp->ev[i];
+      if (e.flags & EV_SPUR) { /* of no thread (sem_spurious_af) */
+        e.thread = -1;
+        e.inst = -1;
+        e.code_index = -1;
+      }
       e.loc = SHIFT(e.loc);
       e.val = SHIFT(e.val);
       e.wval = SHIFT(e.wval);
@@ -161,6 +219,7 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
   es->rf_reg = ARENA_NEWN(a, Word, rel_words(d));
   es->po_full = ARENA_NEWN(a, Word, rel_words(d));
   es->cctrl = ARENA_NEWN(a, Word, rel_words(d));
+  for (int e = first_spur; e < first_spur + 2 * nspur; e += 2) rel_set(d, es->iico_data, e, e + 1);
   for (int t = 0; t < p->nthreads; t++) {
     const ThreadPath *tp = &paths[t].v[choice[t]];
     for (int i = 0; i < tp->n_iico_data; i++)

@@ -47,6 +47,10 @@ enum {
                            instance (herd's para_atomic: LDXP, STXP) */
   EV_SPEC = 1 << 18,    /* -variant deps: speculated (a side of a branch not
                            taken), herd's SPEC; see ThreadPath.inst_parent */
+  EV_SPUR = 1 << 19,    /* -variant kvm with TTHM=: an event of a spurious
+                           update of an access flag (herd's SPURIOUS), of
+                           no thread and no instruction (thread -1, inst
+                           -1 in an EventStructure, as initial writes) */
 };
 /* Why a path is refused (EV_REFUSE): an MMU fault (-variant kvm), a
  * jump out of the code, a tag check fault inside a fault handler. */

@@ -16,7 +16,7 @@ typedef enum Pd {
   /* sets */
   PD_M, PD_R, PD_W, PD_IW, PD_FW, PD_F, PD_B, PD_BCC, PD_PRED, PD_RREG,
   PD_WREG, PD_DATAPORT, PD_NDATA, PD_EXP, PD_NEXP, PD_AMO_SET, PD_CUTOFF,
-  PD_NOLOC, PD_EMPTY_SET, PD_INSTR, PD_CMODX, PD_SPEC, PD_EXEC,
+  PD_NOLOC, PD_EMPTY_SET, PD_INSTR, PD_CMODX, PD_SPEC, PD_EXEC, PD_SPURIOUS,
   /* relations */
   PD_ID, PD_LOC, PD_INT, PD_EXT, PD_PO, PD_RF, PD_RMW, PD_AMO, PD_ADDR,
   PD_DATA, PD_CTRL, PD_DEPEND, PD_CONTROL, PD_SM, PD_IICO_DATA,
@@ -52,7 +52,7 @@ static const struct {
     {"iico_order", PD_IICO_ORDER}, {"FAULT", PD_EMPTY_SET},
     {"FAULT-RD", PD_EMPTY_SET}, {"FAULT-WR", PD_EMPTY_SET},
     {"EXC-ENTRY", PD_EMPTY_SET}, {"EXC-RET", PD_EMPTY_SET},
-    {"SPURIOUS", PD_EMPTY_SET},
+    {"SPURIOUS", PD_SPURIOUS},
     {"id", PD_ID},       {"loc", PD_LOC},       {"int", PD_INT},
     {"ext", PD_EXT},     {"po", PD_PO},         {"rf", PD_RF},
     {"rmw", PD_RMW},     {"amo", PD_AMO},       {"addr", PD_ADDR},
@@ -139,6 +139,7 @@ static bool s_ndata(const Engine *g, int i) { return !(EV(i)->flags & EV_DATAPOR
 static bool s_spec(const Engine *g, int i) {
   return (EV(i)->flags & EV_MEM) && (EV(i)->flags & EV_SPEC);
 }
+static bool s_spurious(const Engine *g, int i) { return (EV(i)->flags & EV_SPUR) != 0; }
 static bool s_exec(const Engine *g, int i) {
   return (EV(i)->flags & EV_MEM) && !(EV(i)->flags & EV_SPEC);
 }
@@ -181,6 +182,28 @@ static Value *tag_set(Engine *g, int bit) {
 
 static bool same_thread(const Event *a, const Event *b) { return a->thread == b->thread; }
 
+/* Whether an iico path (data, control or order) leads from event a to
+ * event b of one instruction instance. */
+static bool iico_path(const EventStructure *es, int a, int b) {
+  /* an instance has fewer than 64 events (sem.c): search them */
+  int seen[64], n = 0, next = 0;
+  seen[n++] = a;
+  while (next < n) {
+    int x = seen[next++];
+    for (int y = 0; y < es->n; y++) {
+      if (es->ev[y].thread != es->ev[a].thread || es->ev[y].inst != es->ev[a].inst) continue;
+      if (!rel_get(es->full, es->iico_data, x, y) && !rel_get(es->full, es->iico_ctrl, x, y) &&
+          !rel_get(es->full, es->iico_order, x, y))
+        continue;
+      if (y == b) return true;
+      bool old = false;
+      for (int k = 0; k < n && !old; k++) old = seen[k] == y;
+      if (!old && n < 64) seen[n++] = y;
+    }
+  }
+  return false;
+}
+
 /* rmw pairs (litmus.md §5): an atomic read po- or iico-before an atomic
  * write to the same location, with no other atomic access po-between; on
  * X86 and C only within one instruction. */
@@ -199,6 +222,16 @@ static Value *rmw_rel(Engine *g, int stage, bool amo_only) {
       const Event *ew = &es->ev[w];
       if ((ew->flags & (EV_R | EV_W | EV_INIT)) != EV_W || !(ew->tags & xmask)) continue;
       if (!same_thread(er, ew)) continue;
+      /* herd pairs explicit accesses together, non-explicit ones (a
+       * translation walk and its hardware update) together */
+      if ((er->flags & EV_NEXP) != (ew->flags & EV_NEXP)) continue;
+      /* spurious updates (TTHM=), of no thread: a read and the write it
+       * feeds */
+      if ((er->flags | ew->flags) & EV_SPUR) {
+        if ((er->flags & ew->flags & EV_SPUR) && rel_get(es->full, es->iico_data, r, w))
+          rel_set(d, bits, r, w);
+        continue;
+      }
       bool same_inst = er->inst == ew->inst;
       if (amo_only && !same_inst) continue;
       if (same_instr_only && !same_inst) continue;
@@ -209,13 +242,19 @@ static Value *rmw_rel(Engine *g, int stage, bool amo_only) {
         continue;
       Val lr, lw;
       if (!ev_loc(g, r, &lr) || !ev_loc(g, w, &lw) || !val_eq(lr, lw)) continue;
-      /* no other atomic access po-between */
+      /* no other atomic access of the same explicitness between them:
+       * po-between, or in the instruction of one of them and iico-after
+       * the read or iico-before the write (a walk and its update between
+       * a read and a write of an entry) */
       bool between = false;
       for (int k = 0; k < es->nrel && !between; k++) {
         const Event *ek = &es->ev[k];
         if (k == r || k == w || !(ek->flags & EV_MEM) || !(ek->tags & xmask)) continue;
-        if (!same_thread(ek, er)) continue;
+        if (!same_thread(ek, er) || (ek->flags & EV_SPUR)) continue;
+        if ((ek->flags & EV_NEXP) != (er->flags & EV_NEXP)) continue;
         if (ek->inst > er->inst && ek->inst < ew->inst) between = true;
+        if (!same_inst && ek->inst == er->inst && iico_path(es, r, k)) between = true;
+        if (!same_inst && ek->inst == ew->inst && iico_path(es, k, w)) between = true;
       }
       if (!between) rel_set(d, bits, r, w);
     }
@@ -428,6 +467,7 @@ static Value *compute_pd(Engine *g, int pd, int stage) {
   case PD_INSTR: return code_access_set(g, stage, false);
   case PD_CMODX: return code_access_set(g, stage, true);
   case PD_SPEC: return mk_set_pd(g, stage, s_spec);
+  case PD_SPURIOUS: return mk_set_pd(g, stage, s_spurious);
   case PD_EXEC: return mk_set_pd(g, stage, s_exec);
   case PD_ID: {
     Word *bits = new_rel(g, stage);

@@ -122,6 +122,16 @@ typedef struct Program {
   int kvm_nsyms;
   int *pa_of, *pte_of;
   uint64_t pte_tag;
+  /* Hardware updates of the access flag and dirty bit (TTHM=, vmsa.c):
+   * per thread (bit t), herd's ha (HA or HD given), hd (HD given) and
+   * sw (SW given: no hardware management however ha and hd read);
+   * some_ha: any HA or HD at all, which makes spurious updates of the
+   * access flag possible.  spur_syms: the entries PTE(x) whose initial
+   * value has af:0, each of which a spurious update may set before the
+   * threads run (nspur of them, a subset per structure). */
+  uint64_t tthm_ha, tthm_hd, tthm_sw;
+  bool some_ha;
+  int *spur_syms, nspur;
   /* Instructions as values (ifetch.c): VAL_INSTR's num indexes instrs
    * (canonical spellings, "NOP", "B .+8") and instr_code (the parsed
    * instruction, branch targets as offsets). */

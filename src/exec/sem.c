@@ -103,6 +103,8 @@ struct SemCtx {
   Flow flow;
   const char *target;
   SVal cond;
+  Sym spur_addr;             /* a spurious update to make at the end of the
+                                instruction (sem_spurious_af), or SYM_NONE */
 
   VEC(ThreadPath) paths;
 };
@@ -577,6 +579,34 @@ SVal sem_op1_width(SemCtx *c, SymOp op, int width, SVal a) {
 void sem_add_flags(SemCtx *c, SVal v, uint32_t flags) {
   for (uint64_t d = v.deps; d; d &= d - 1)
     c->ev.data[c->inst_first + __builtin_ctzll(d)].flags |= flags;
+}
+
+void sem_spurious_af(SemCtx *c, SVal entry) { c->spur_addr = entry.s; }
+
+/* herd's test_and_set_af_succeeds with IdSpurious: an atomic (X)
+ * non-explicit read of the entry, which must be valid with af clear, and
+ * a write of it with af set, data-dependent on the read, both in AF and
+ * in no thread (es_build); nothing else of the instruction leads to them
+ * (herd composes them in parallel with the write). */
+static void spurious_events(SemCtx *c) {
+  c->ctrl_from = c->order_from = c->data_from = c->seq_from = 0;
+  uint64_t tags = c->prog->pte_tag | sem_tag(c, "X") | sem_tag(c, "AF");
+  SVal loc = {c->spur_addr, 0, false, 0};
+  c->spur_addr = SYM_NONE;
+  SVal v = read_event(c, loc.s, 0, 8, tags);
+  c->ev.data[c->ev.len - 1].flags |= EV_NEXP | EV_SPUR;
+  SVal ok = sem_op(c, S_AND, sem_op1(c, S_NOT, sem_op1_width(c, S_PTE_FIELD, PTE_AF, v)),
+                   sem_op1_width(c, S_PTE_FIELD, PTE_VALID, v));
+  sem_assume(c, ok);
+  SVal nv = sem_op1_width(c, S_PTE_SET, PTE_AF, v);
+  nv.deps = v.deps;
+  Event e = blank_event(EV_W | EV_NEXP | EV_SPUR);
+  e.loc = loc.s;
+  e.val = nv.s;
+  e.size = 8;
+  e.tags = tags;
+  e.hv = nv.hv;
+  add_event(c, e, v.deps);
 }
 
 void sem_tlbi(SemCtx *c, SVal loc, bool all, uint64_t tags) {
@@ -1281,6 +1311,7 @@ static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
     c->seq_from = 0;
     c->nalts = 1;
     c->flow = FLOW_NEXT;
+    c->spur_addr = SYM_NONE;
     begin_instance(c);
     if (fsym >= 0) {
       int commit;
@@ -1293,6 +1324,7 @@ static void run_instruction(SemCtx *c, int pc, Arena *scratch) {
     } else {
       c->arch->exec(c, ins);
     }
+    if (c->spur_addr != SYM_NONE) spurious_events(c);
     more = next_choices(&ch); /* before the rest of the path, which has its own */
     c->last_inst = c->ninsts;
     c->ninsts++;

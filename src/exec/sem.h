@@ -69,6 +69,10 @@ void sem_add_flags(SemCtx *c, SVal v, uint32_t flags);
 /* A TLB invalidation (EV_TLBI) of the entry `loc` holds (a VAL_TLB), or
  * of all entries when `all`. */
 void sem_tlbi(SemCtx *c, SVal loc, bool all, uint64_t tags);
+/* -variant kvm with TTHM=: a spurious update of the access flag of the
+ * entry at `entry` (a PTE address), made at the end of the instruction
+ * (events in the set SPURIOUS, of no thread). */
+void sem_spurious_af(SemCtx *c, SVal entry);
 /* This path is one corral does not model yet (a VMSA fault): a candidate
  * execution that takes it stops the run with an error at the current
  * instruction. */

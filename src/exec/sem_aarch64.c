@@ -236,7 +236,9 @@ static void rmw(SemCtx *c, const Instr *ins) {
   SVal a = rd_ord(c, m->reg);
   SVal v = rd_val(c, &o[0]);
   uint64_t pt = 0; /* -variant kvm: one translation, as a write (vmsa.c) */
-  if (!vmsa_access(c, &a, true, &pt)) return;
+  AAMo mo = AA_FLAG_MO(ins->flags);
+  uint64_t an = mo == AA_MO_A || mo == AA_MO_AL ? sem_tag(c, "A") : 0; /* herd's rmw_to_read */
+  if (!vmsa_access_an(c, &a, true, true, an, &pt)) return;
   /* -variant memtag: checked as a write; a match controls the read, the
    * write and Rt's write (herd's swp_or_amo) */
   MteCheck chk = {.write = true, .ctrl = MTE_CTRL_ALWAYS};

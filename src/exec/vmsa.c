@@ -23,9 +23,21 @@
  * physical address (phy_x) or at a page-table entry (pte_x) are direct,
  * the latter in the set PTE.
  *
- * Not yet (refused): hardware updates of AF/DB (TTHM=), EL0 threads, PTE values
- * whose output address is a page-table entry, computed virtual addresses
- * that are not known while running the code.
+ * Hardware management of the flags (TTHM=, herd's check_ptw and
+ * DirtyBit): a thread with HA (or HD) does not fault on a clear access
+ * flag; its walk is atomic (X) and in AF (and DB), and when the entry it
+ * reads has af clear (with HD, for a write: af or db clear) a commit
+ * controls an update, a non-explicit write of the entry setting them,
+ * in rmw with the walk.  With HD a write to a clean entry (db:0) faults
+ * only when dbm is clear too.  When some thread has HA or HD, spurious
+ * updates of the access flag, events of no thread (SPURIOUS), may come
+ * with a store to an entry (sem_spurious_af) and before the threads run,
+ * on each entry whose initial value has af clear (a subset per structure,
+ * es_build).
+ *
+ * Not yet (refused): EL0 threads, PTE values whose output address is a
+ * page-table entry, computed virtual addresses that are not known while
+ * running the code, -variant PhantomOnLoad with TTHM= (session.c).
  */
 #include "../litmus/aarch64.h"
 #include "sem.h"
@@ -38,13 +50,58 @@ static int pte_symbol_of(Program *p, int s) {
   return program_symbol(p, lit_join(&p->arena, "PTE(", x, ")", ""));
 }
 
+/* The TTHM= field (herd's lib/dirtyBit.mll): words [P]<n>:<key> or
+ * <key>, keys SW, HA, HD in any case, separated by blanks; a key without
+ * a thread is for every thread.  HD implies HA. */
+static void parse_tthm(Program *p, const char *s, Err *err, SrcPos where) {
+  const char *q = s;
+  while (*q) {
+    if (*q == ' ' || *q == '\t' || *q == '\r') {
+      q++;
+      continue;
+    }
+    long proc = -1;
+    const char *r = q;
+    if (*r == 'P') r++;
+    if (*r >= '0' && *r <= '9') {
+      const char *d = r;
+      long n = 0;
+      while (*d >= '0' && *d <= '9') {
+        if (n < 1000000) n = n * 10 + (*d - '0');
+        d++;
+      }
+      if (*d == ':') {
+        proc = n;
+        q = d + 1;
+      }
+    }
+    const char *k = q;
+    while ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z')) q++;
+    if (q == k)
+      err_raise(err, ERRK_SEMANTIC, where, "Incorrect dirty bit managment specification '%s'", s);
+    char key[8] = {0};
+    size_t len = (size_t)(q - k);
+    for (size_t i = 0; i < len && i < sizeof key - 1; i++) key[i] = (char)(k[i] | 0x20);
+    int kind = len != 2 ? -1 : !strcmp(key, "sw") ? 0 : !strcmp(key, "ha") ? 1 : !strcmp(key, "hd") ? 2 : -1;
+    if (kind < 0)
+      err_raise(err, ERRK_SEMANTIC, where,
+                "'%.*s' is not a dirty bit managment key, keys are SW,HA,HD", (int)len, k);
+    if (kind > 0) p->some_ha = true;
+    if (proc >= 0 && proc >= p->nthreads) continue; /* no such thread */
+    if (proc >= 64)
+      err_raise(err, ERRK_SEMANTIC, where, "TTHM= for thread P%ld: at most 64 threads are supported", proc);
+    uint64_t bits = proc < 0 ? ~(uint64_t)0 : (uint64_t)1 << proc;
+    if (kind == 0 && proc >= 0) p->tthm_sw |= bits; /* herd: SW without a thread is nothing */
+    if (kind >= 1) p->tthm_ha |= bits;
+    if (kind == 2) p->tthm_hd |= bits;
+  }
+}
+
 void vmsa_program_setup(Program *p, Err *err) {
   SrcPos where = {p->test->file, 1, 1};
   if (p->narrays > 0) err_raise(err, ERRK_SEMANTIC, where, "arrays under -variant kvm are not supported yet");
-  if (test_meta(p->test, "TTHM"))
-    err_raise(err, ERRK_SEMANTIC, where,
-              "hardware updates of the access and dirty flags (TTHM=%s) are not supported yet",
-              test_meta(p->test, "TTHM"));
+  const char *tthm = test_meta(p->test, "TTHM");
+  if (tthm) parse_tthm(p, tthm, err, where);
   /* threads at EL0 (EL0=P0): the el0 field would make their accesses
    * fault; not modelled yet, so refused rather than run at EL1 */
   if (test_meta(p->test, "EL0"))
@@ -85,6 +142,21 @@ void vmsa_program_setup(Program *p, Err *err) {
       err_raise(err, ERRK_SEMANTIC, where,
                 "page-table entries whose output address is not physical are not supported yet");
   }
+  /* herd's initial spurious updates: one may set the access flag of each
+   * entry whose initial value has it clear (herd's mem.ml, af0) */
+  if (p->some_ha) {
+    tag_bit(&p->tags, "X");
+    p->spur_syms = arena_alloc(&p->arena, sizeof(int) * (size_t)(n0 + 1));
+    for (int s = 0; s < n0; s++) {
+      if (pte[s] < 0) continue;
+      Val v = p->sym_init.data[pte[s]];
+      if (v.kind == VAL_PTE && !((v.num >> PTE_AF) & 1)) p->spur_syms[p->nspur++] = pte[s];
+    }
+    if (p->nspur > 16)
+      err_raise(err, ERRK_LIMIT, where,
+                "TTHM=: %d page-table entries with af:0 make 2^%d sets of spurious updates: test too large",
+                p->nspur, p->nspur);
+  }
   p->kvm = true;
   p->kvm_nsyms = n0;
   p->pa_of = pa;
@@ -98,38 +170,60 @@ void vmsa_program_setup(Program *p, Err *err) {
     tag_bit(&p->tags, empty_sets[i]);
 }
 
-/* herd's check_ptw without hardware management of the flags: a read
- * faults when the entry is invalid or its access flag clear, a write also
- * when its dirty bit is clear. */
-static SVal fault_cond(SemCtx *c, SVal pte, bool write) {
-  SVal valid = sem_op1_width(c, S_PTE_FIELD, PTE_VALID, pte);
-  SVal af = sem_op1_width(c, S_PTE_FIELD, PTE_AF, pte);
-  SVal bad = sem_op(c, S_OR, sem_op1(c, S_NOT, valid), sem_op1(c, S_NOT, af));
-  if (write)
-    bad = sem_op(c, S_OR, bad, sem_op1(c, S_NOT, sem_op1_width(c, S_PTE_FIELD, PTE_DB, pte)));
-  return bad;
+/* The flag management of thread t (herd's check_ptw): ha, hd as TTHM=
+ * gives them (hd implies ha), hw when the hardware manages the flags (ha
+ * and not SW).  The walk's annotation, the fault types and the flag
+ * updates follow ha and hd; the fault conditions follow hw. */
+typedef struct Mode {
+  bool ha, hd, hw;
+} Mode;
+
+static Mode mode_of(const Program *p, int t) {
+  uint64_t b = (uint64_t)1 << t;
+  Mode m = {(p->tthm_ha & b) != 0, (p->tthm_hd & b) != 0, false};
+  m.hw = m.ha && !(p->tthm_sw & b);
+  return m;
+}
+
+static SVal field(SemCtx *c, SVal pte, int f) { return sem_op1_width(c, S_PTE_FIELD, f, pte); }
+static SVal not(SemCtx *c, SVal v) { return sem_op1(c, S_NOT, v); }
+static SVal and(SemCtx *c, SVal a, SVal b) { return sem_op(c, S_AND, a, b); }
+static SVal or(SemCtx *c, SVal a, SVal b) { return sem_op(c, S_OR, a, b); }
+
+/* herd's check_ptw: when the access faults.  Without hardware management
+ * a read faults when the entry is invalid or its access flag clear, a
+ * write also when its dirty bit is clear; with it the access flag does
+ * not count, and with HD a clear dirty bit only when dbm is clear too. */
+static SVal fault_cond(SemCtx *c, SVal pte, bool write, Mode m) {
+  SVal bad = not(c, field(c, pte, PTE_VALID));
+  if (!m.hw) bad = or(c, bad, not(c, field(c, pte, PTE_AF)));
+  if (!write) return bad;
+  SVal nodb = not(c, field(c, pte, PTE_DB));
+  if (m.hw && m.hd) nodb = and(c, nodb, not(c, field(c, pte, PTE_DBM)));
+  return or(c, bad, nodb);
 }
 
 /* herd's mfault of lift_kvm: a commit data-dependent on the walk
  * controls the fault event (at the virtual address, an exception entry)
  * and the write of ELR_EL1 with the instruction's label; the fault's type
- * is Translation for an invalid entry, else AccessFlag when af is clear,
- * else Permission (a write, db clear). */
-static void mmu_fault(SemCtx *c, SVal va, SVal pte, int k) {
-  SVal valid = sem_op1_width(c, S_PTE_FIELD, PTE_VALID, pte);
-  SVal af = sem_op1_width(c, S_PTE_FIELD, PTE_AF, pte);
-  static const FaultType types[3] = {FT_MMU_TRANSLATION, FT_MMU_ACCESSFLAG, FT_MMU_PERMISSION};
-  SVal why = sem_op1(c, S_NOT, valid);
-  if (k == 1) why = sem_op(c, S_AND, valid, sem_op1(c, S_NOT, af));
-  if (k == 2)
-    why = sem_op(c, S_AND, sem_op(c, S_AND, valid, af),
-                 sem_op1(c, S_NOT, sem_op1_width(c, S_PTE_FIELD, PTE_DB, pte)));
+ * is Translation for an invalid entry, else, with ha, Permission, else
+ * AccessFlag when af is clear, else Permission. */
+static void mmu_fault(SemCtx *c, SVal va, SVal pte, SVal bad, FaultType type, Mode m, bool write) {
+  SVal valid = field(c, pte, PTE_VALID);
+  SVal af = field(c, pte, PTE_AF);
+  SVal why;
+  if (type == FT_MMU_TRANSLATION)
+    why = not(c, valid);
+  else if (type == FT_MMU_ACCESSFLAG)
+    why = and(c, and(c, valid, not(c, af)), bad);
+  else
+    why = m.ha ? and(c, valid, bad) : and(c, and(c, valid, af), bad);
   sem_assume(c, why);
   SVal commit = sem_commit(c, why, EV_PRED, 0);
   sem_ctrl_dep(c, commit);
   SVal addr = va;
   addr.deps = 0;
-  SemFault f = {types[k], k == 2, true, addr, FM_NONE};
+  SemFault f = {type, write, true, addr, FM_NONE};
   sem_fault_event(c, &f);
   sem_write_reg(c, AA_ELR, sem_instr_label(c));
   sem_set_reg_value(c, AA_ELR, sem_instr_label(c));
@@ -137,7 +231,39 @@ static void mmu_fault(SemCtx *c, SVal va, SVal pte, int k) {
   sem_raise(c);
 }
 
+/* herd's add_setbits: when `cond` holds of the entry read by the walk, a
+ * commit (controlled by the check's, data-dependent on the walk) controls
+ * the hardware update: a non-explicit write of the entry, atomic with the
+ * walk (both X), setting af (and db when `db`), in the sets AF (and DB). */
+static void hw_update(SemCtx *c, SVal entry, SVal pte, SVal check, bool db) {
+  const Program *p = sem_program(c);
+  SVal cond = not(c, field(c, pte, PTE_AF));
+  if (db) cond = or(c, cond, not(c, field(c, pte, PTE_DB)));
+  if (sem_choose(c, 2) == 0) {
+    sem_assume(c, not(c, cond));
+    return;
+  }
+  sem_assume(c, cond);
+  sem_ctrl_reset(c);
+  sem_ctrl_dep(c, check);
+  SVal commit = sem_commit(c, cond, EV_PRED, 0);
+  sem_ctrl_reset(c);
+  sem_ctrl_dep(c, commit);
+  SVal v = sem_op1_width(c, S_PTE_SET, PTE_AF, pte);
+  if (db) v = sem_op1_width(c, S_PTE_SET, PTE_DB, v);
+  entry.deps = 0;
+  uint64_t tags = p->pte_tag | sem_tag(c, "X") | sem_tag(c, "AF") | (db ? sem_tag(c, "DB") : 0);
+  SVal w = sem_store(c, entry, v, 8, tags);
+  sem_add_flags(c, w, EV_NEXP);
+  sem_ctrl_reset(c);
+}
+
 bool vmsa_access(SemCtx *c, SVal *a, bool write, uint64_t *tags) {
+  uint64_t an = *tags & (sem_tag(c, "A") | sem_tag(c, "Q") | sem_tag(c, "L"));
+  return vmsa_access_an(c, a, write, write, an, tags);
+}
+
+bool vmsa_access_an(SemCtx *c, SVal *a, bool write, bool updatedb, uint64_t an, uint64_t *tags) {
   const Program *p = sem_program(c);
   if (!p->kvm) return true;
   Val k;
@@ -146,17 +272,33 @@ bool vmsa_access(SemCtx *c, SVal *a, bool write, uint64_t *tags) {
   if (k.kind != VAL_ADDR) return true;
   if (k.sym >= p->kvm_nsyms || p->pa_of[k.sym] < 0) {
     /* a physical address or a page-table entry: a direct access */
-    if (lit_sym_kind(intern_name(&p->syms, k.sym)) == SK_PTE) *tags |= p->pte_tag;
+    if (lit_sym_kind(intern_name(&p->syms, k.sym)) == SK_PTE) {
+      *tags |= p->pte_tag;
+      /* herd's fire_spurious_af: with TTHM's HA or HD anywhere, a write
+       * of an entry may come with a spurious update of its access flag */
+      if (write && p->some_ha && sem_choose(c, 2) == 1) sem_spurious_af(c, *a);
+    }
     return true;
   }
-  /* the walk: a non-explicit read of the entry, after the address */
+  Mode m = mode_of(p, sem_thread(c));
+  /* the walk: a non-explicit read of the entry, after the address; with
+   * ha or hd, atomic (X, with the access's A, Q or L) and in AF (and DB) */
   SVal entry = sem_val(c, val_addr(p->pte_of[k.sym], 0));
   entry.deps = a->deps;
-  SVal pte = sem_load(c, entry, 8, p->pte_tag);
+  uint64_t wt = p->pte_tag;
+  if (m.ha) wt |= sem_tag(c, "X") | an | sem_tag(c, "AF") | (m.hd ? sem_tag(c, "DB") : 0);
+  SVal pte = sem_load(c, entry, 8, wt);
   sem_add_flags(c, pte, EV_NEXP);
-  SVal bad = fault_cond(c, pte, write);
-  /* one alternative per outcome: the access, or a fault of each type */
-  int alt = sem_choose(c, write ? 4 : 3);
+  SVal bad = fault_cond(c, pte, write, m);
+  /* one alternative per outcome: the access, or a fault of each type
+   * that may occur (AccessFlag only without ha, Permission for a write,
+   * or a read whose access flag is checked with ha) */
+  FaultType types[3];
+  int nt = 0;
+  types[nt++] = FT_MMU_TRANSLATION;
+  if (!m.ha) types[nt++] = FT_MMU_ACCESSFLAG;
+  if (write || (m.ha && !m.hw)) types[nt++] = FT_MMU_PERMISSION;
+  int alt = sem_choose(c, 1 + nt);
   if (alt > 0) {
     if (sem_in_handler(c)) {
       /* corral has no fault inside a fault handler: refused if it may
@@ -166,12 +308,24 @@ bool vmsa_access(SemCtx *c, SVal *a, bool write, uint64_t *tags) {
       sem_exit(c);
       return false;
     }
-    mmu_fault(c, *a, pte, alt - 1);
+    mmu_fault(c, *a, pte, bad, types[alt - 1], m, write);
     return false;
   }
-  SVal ok = sem_op1(c, S_NOT, bad);
+  SVal ok = not(c, bad);
   sem_assume(c, ok);
   SVal commit = sem_commit(c, ok, EV_PRED, 0);
+  /* the hardware updates (herd's mok): for a write (or a CAS that fails
+   * without writing, updatedb) with hd, of af and db; else with ha, of af;
+   * the CAS may also update af alone */
+  if (m.hd && updatedb && !write) {
+    bool db = sem_choose(c, 2) == 0;
+    hw_update(c, entry, pte, commit, db);
+  } else if (m.hd && updatedb) {
+    hw_update(c, entry, pte, commit, true);
+  } else if (m.ha) {
+    hw_update(c, entry, pte, commit, false);
+  }
+  sem_ctrl_reset(c);
   sem_ctrl_dep(c, commit);
   SVal phys = sem_op1(c, S_PTE_OA, pte);
   if (k.num != 0) phys = sem_op(c, S_ADD, phys, sem_int(c, k.num));

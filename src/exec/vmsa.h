@@ -13,5 +13,11 @@
  * address adds the PTE tag to *tags.  False when this path faults (it has
  * ended: the caller returns at once). */
 bool vmsa_access(SemCtx *c, SVal *a, bool write, uint64_t *tags);
+/* The same with herd's two other parameters: updatedb, whether the
+ * access may update the dirty bit (a write; or a CAS that fails without
+ * writing, write false), and an, the A, Q or L annotation of the access
+ * (the walk carries it when TTHM= gives HA or HD); vmsa_access takes
+ * updatedb = write and the annotation in *tags. */
+bool vmsa_access_an(SemCtx *c, SVal *a, bool write, bool updatedb, uint64_t an, uint64_t *tags);
 
 #endif

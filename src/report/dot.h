@@ -87,6 +87,8 @@ typedef struct DotNode {
   const char *loc;           /* memory events: the location */
   int col_y;                 /* columns: rank from the top of its thread */
   bool data;                 /* shown with " (data)" (data ports, C loads) */
+  bool spurious;             /* proc -1: a spurious update (TTHM=), not an
+                                initial write */
 } DotNode;
 
 typedef enum DotEdgeKind {

@@ -409,7 +409,8 @@ static void make_nodes(Builder *b, DotExec *x, const int *eiid, const char **loc
     nd->data = (ev->flags & EV_DATAPORT) ||
                (isa_has(v->p->test->arch, ISA_LANGUAGE) && (ev->flags & EV_MEM) == EV_R && !(ev->flags & EV_INIT));
     nd->proc = ev->flags & EV_INIT ? -1 : ev->thread;
-    nd->instr = ev->flags & EV_INIT ? NULL : event_instr(r, v->p, ev, &nd->poi);
+    nd->spurious = (ev->flags & EV_SPUR) != 0;
+    nd->instr = ev->flags & (EV_INIT | EV_SPUR) ? NULL : event_instr(r, v->p, ev, &nd->poi);
     nd->loc = ev->flags & EV_MEM ? arena_strdup(&r->arena, locname[e]) : NULL;
     if (nd->proc >= 0) {
       if (nd->proc != last_thread) rank = 0;

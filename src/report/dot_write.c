@@ -234,7 +234,7 @@ static void node_label(const W *w, const DotNode *n, StrBuf *b) {
   if (n->data) sb_puts(b, " (data)");
   sb_puts(b, "\\l");
   if (n->proc < 0) {
-    sb_puts(b, "Init");
+    sb_puts(b, n->spurious ? "Spurious" : "Init");
     return;
   }
   sb_printf(b, "proc:P%d poi:%d\\l", n->proc, n->poi);

@@ -21,11 +21,11 @@ static bool has(const char *text, const char *line) {
  * d: R[x]=0, initial writes e: W[y]=0 and f: W[x]=0. */
 static DotExec sb_exec(DotNode *n, DotEdge *e) {
   DotNode nodes[] = {
-      {5, "W[x]=0", -1, 0, NULL, "x", 0, false}, {4, "W[y]=0", -1, 0, NULL, "y", 0, false},
-      {0, "W[x]=1", 0, 0, "MOV [x],1", "x", 0, false},
-      {1, "R[y]=0", 0, 1, "MOV EAX,[y]", "y", 1, false},
-      {2, "W[y]=1", 1, 0, "MOV [y],1", "y", 0, false},
-      {3, "R[x]=0", 1, 1, "MOV EAX,[x]", "x", 1, false},
+      {5, "W[x]=0", -1, 0, NULL, "x", 0, false, false}, {4, "W[y]=0", -1, 0, NULL, "y", 0, false, false},
+      {0, "W[x]=1", 0, 0, "MOV [x],1", "x", 0, false, false},
+      {1, "R[y]=0", 0, 1, "MOV EAX,[y]", "y", 1, false, false},
+      {2, "W[y]=1", 1, 0, "MOV [y],1", "y", 0, false, false},
+      {3, "R[x]=0", 1, 1, "MOV EAX,[x]", "x", 1, false, false},
   };
   DotEdge edges[] = {
       {2, 3, "po", DOT_E_PO},  {4, 5, "po", DOT_E_PO},  {1, 3, "rf", DOT_E_RF},
