@@ -581,6 +581,11 @@ void sem_add_flags(SemCtx *c, SVal v, uint32_t flags) {
     c->ev.data[c->inst_first + __builtin_ctzll(d)].flags |= flags;
 }
 
+void sem_add_tags(SemCtx *c, SVal v, uint64_t tags) {
+  for (uint64_t d = v.deps; d; d &= d - 1)
+    c->ev.data[c->inst_first + __builtin_ctzll(d)].tags |= tags;
+}
+
 void sem_spurious_af(SemCtx *c, SVal entry) { c->spur_addr = entry.s; }
 
 /* herd's test_and_set_af_succeeds with IdSpurious: an atomic (X)

@@ -66,6 +66,9 @@ bool sem_is_const(SemCtx *c, SVal a, Val *out);
 SVal sem_op1_width(SemCtx *c, SymOp op, int width, SVal a);
 /* Add EV_ flags (EV_NEXP) to the events v carries. */
 void sem_add_flags(SemCtx *c, SVal v, uint32_t flags);
+/* Add tag bits (sem_tag) to the events v carries (an MMU fault takes the
+ * annotation of its access). */
+void sem_add_tags(SemCtx *c, SVal v, uint64_t tags);
 /* A TLB invalidation (EV_TLBI) of the entry `loc` holds (a VAL_TLB), or
  * of all entries when `all`. */
 void sem_tlbi(SemCtx *c, SVal loc, bool all, uint64_t tags);

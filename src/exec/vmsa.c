@@ -205,10 +205,12 @@ static SVal fault_cond(SemCtx *c, SVal pte, bool write, Mode m) {
 
 /* herd's mfault of lift_kvm: a commit data-dependent on the walk
  * controls the fault event (at the virtual address, an exception entry)
- * and the write of ELR_EL1 with the instruction's label; the fault's type
+ * and the write of ELR_EL1 with the instruction's label; the fault has
+ * the access's annotation (A, Q, L: an STLR's fault is in L); its type
  * is Translation for an invalid entry, else, with ha, Permission, else
  * AccessFlag when af is clear, else Permission. */
-static void mmu_fault(SemCtx *c, SVal va, SVal pte, SVal bad, FaultType type, Mode m, bool write) {
+static void mmu_fault(SemCtx *c, SVal va, SVal pte, SVal bad, FaultType type, Mode m, bool write,
+                      uint64_t an) {
   SVal valid = field(c, pte, PTE_VALID);
   SVal af = field(c, pte, PTE_AF);
   SVal why;
@@ -224,7 +226,8 @@ static void mmu_fault(SemCtx *c, SVal va, SVal pte, SVal bad, FaultType type, Mo
   SVal addr = va;
   addr.deps = 0;
   SemFault f = {type, write, true, addr, FM_NONE};
-  sem_fault_event(c, &f);
+  /* the fault event has the access's annotation (herd's mk_fault an) */
+  sem_add_tags(c, sem_fault_event(c, &f), an);
   sem_write_reg(c, AA_ELR, sem_instr_label(c));
   sem_set_reg_value(c, AA_ELR, sem_instr_label(c));
   sem_ctrl_reset(c);
@@ -281,12 +284,13 @@ bool vmsa_access_an(SemCtx *c, SVal *a, bool write, bool updatedb, uint64_t an, 
     return true;
   }
   Mode m = mode_of(p, sem_thread(c));
-  /* the walk: a non-explicit read of the entry, after the address; with
-   * ha or hd, atomic (X, with the access's A, Q or L) and in AF (and DB) */
+  /* the walk: a non-explicit read of the entry, after the address, with
+   * the access's A, Q or L annotation (herd's an_pte); with ha or hd,
+   * atomic too (X, herd's an_xpte) and in AF (and DB) */
   SVal entry = sem_val(c, val_addr(p->pte_of[k.sym], 0));
   entry.deps = a->deps;
-  uint64_t wt = p->pte_tag;
-  if (m.ha) wt |= sem_tag(c, "X") | an | sem_tag(c, "AF") | (m.hd ? sem_tag(c, "DB") : 0);
+  uint64_t wt = p->pte_tag | an;
+  if (m.ha) wt |= sem_tag(c, "X") | sem_tag(c, "AF") | (m.hd ? sem_tag(c, "DB") : 0);
   SVal pte = sem_load(c, entry, 8, wt);
   sem_add_flags(c, pte, EV_NEXP);
   SVal bad = fault_cond(c, pte, write, m);
@@ -308,7 +312,7 @@ bool vmsa_access_an(SemCtx *c, SVal *a, bool write, bool updatedb, uint64_t an, 
       sem_exit(c);
       return false;
     }
-    mmu_fault(c, *a, pte, bad, types[alt - 1], m, write);
+    mmu_fault(c, *a, pte, bad, types[alt - 1], m, write, an);
     return false;
   }
   SVal ok = not(c, bad);
