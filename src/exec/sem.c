@@ -593,7 +593,9 @@ void sem_spurious_af(SemCtx *c, SVal entry) { c->spur_addr = entry.s; }
  * a write of it with af set, data-dependent on the read, both in AF and
  * in no thread (es_build); nothing else of the instruction leads to them
  * (herd composes them in parallel with the write). */
-static void spurious_events(SemCtx *c) {
+/* not inlined: run_instruction recurses once per instruction of a path,
+ * its frame stays small */
+__attribute__((noinline)) static void spurious_events(SemCtx *c) {
   c->ctrl_from = c->order_from = c->data_from = c->seq_from = 0;
   uint64_t tags = c->prog->pte_tag | sem_tag(c, "X") | sem_tag(c, "AF");
   SVal loc = {c->spur_addr, 0, false, 0};
