@@ -419,8 +419,9 @@ static void init_array(Program *p, const InitItem *it, LocType ty, Err *err) {
   p->arrays[p->narrays++] = a; /* room for one per init item */
   for (int k = 0; k < len; k++) {
     int s = cell_symbol(p, &a, k);
-    p->sym_init.data[s] = it->has_val && k < v->nelems ? program_value(p, &v->elems[k], err)
-                                                        : val_int(0);
+    /* first the value: it may add symbols, moving sym_init */
+    Val x = it->has_val && k < v->nelems ? program_value(p, &v->elems[k], err) : val_int(0);
+    p->sym_init.data[s] = x;
     p->sym_type.data[s] = ty;
   }
 }
@@ -449,7 +450,8 @@ static void program_init_state(Program *p, Err *err) {
       init_array(p, it, ty, err);
     } else if (l->kind == LOC_GLOBAL) {
       int s = program_symbol(p, l->sym);
-      p->sym_init.data[s] = program_value(p, &it->val, err);
+      Val x = program_value(p, &it->val, err); /* may move sym_init */
+      p->sym_init.data[s] = x;
       p->sym_type.data[s] = ty;
     } else {
       perr(err, it->pos, "unsupported location in the initial state");
