@@ -429,6 +429,8 @@ static corral_status simulate(const corral_options *o, const Test *t,
     err_raise(&err, ERRK_SEMANTIC, where,
               "-variant mixed with code locations (labels as values) is not supported");
   if (mixed) program_set_mixed(p, &err, where);
+  for (int i = 0; i < nv && mixed; i++)
+    if (!strcmp(vars[i], "unaligned")) p->mixed_unaligned = true;
   p->deps = deps;
   for (int i = 0; i < nv; i++)
     if (!strcmp(vars[i], "telechat")) p->telechat = true;

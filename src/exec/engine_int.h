@@ -149,6 +149,7 @@ bool mixed_rf_ok(const Engine *g);
  * them, calling leaf for each choice (g->fw set meanwhile). */
 void mixed_choose_fw(Engine *g, void (*leaf)(Engine *g));
 void mixed_same_access(const Program *p, const EventStructure *es, Dim d, Word *bits);
+void mixed_check_overlaps(Engine *g, const EventStructure *es); /* raises */
 
 /* spec.c (-variant deps): may read r take its value from write w; the
  * value of read r when it reads from no write; the values of a candidate

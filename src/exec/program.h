@@ -79,6 +79,7 @@ typedef struct Program {
   int mixed_nsyms1;
   int *observed0;            /* the test's symbols whose bytes are observed */
   int nobserved0;
+  bool mixed_unaligned;      /* -variant unaligned: no alignment check */
   /* Arrays of the initial state (int64_t t[2]): cell 0 is the array's
    * own symbol, cell i > 0 the symbol named "t[i]"; an address t+off
    * designates cell off/esize (program_cell). */
@@ -221,5 +222,8 @@ int program_label_symbol(const Program *p, Val label);
 void program_set_mixed(Program *p, Err *err, SrcPos where);
 /* The byte symbol at byte offset off of symbol sym, -1 if outside it. */
 int program_byte_sym(const Program *p, int sym, int64_t off);
+/* herd's alignment of an access of n bytes at byte offset off of symbol
+ * sym (a location, or an array and its cells). */
+bool program_mixed_aligned(const Program *p, int sym, int64_t off, int n);
 
 #endif

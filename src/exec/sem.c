@@ -399,9 +399,24 @@ static SVal read_event(SemCtx *c, Sym loc, uint64_t deps, int size, uint64_t tag
   return r;
 }
 
+/* -variant mixed: herd's check of the whole access (not of its bytes),
+ * unless -variant unaligned: n bytes at a multiple of n inside the
+ * location (or the array's cells). */
+static void mixed_check_aligned(SemCtx *c, SVal addr, int size) {
+  Val a;
+  if (c->prog->mixed_unaligned || !sem_is_const(c, addr, &a) || a.kind != VAL_ADDR) return;
+  if (program_mixed_aligned(c->prog, a.sym, a.num, size)) return;
+  const char *name = intern_name(&c->prog->syms, a.sym);
+  if (a.num == 0)
+    sem_error(c, "Unaligned or out-of-bound access: %s, %d bytes", name, size);
+  sem_error(c, "Unaligned or out-of-bound access: %s+%lld, %d bytes", name, (long long)a.num,
+            size);
+}
+
 /* -variant mixed: n byte reads; the value is their little-endian
  * combination and depends on all of them. */
 static SVal mixed_load(SemCtx *c, SVal addr, int size, uint64_t tags) {
+  mixed_check_aligned(c, addr, size);
   SVal acc = {SYM_NONE, 0, false, 0};
   int16_t first = 0;
   for (int i = 0; i < size; i++) {
@@ -453,6 +468,7 @@ static SVal mixed_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags
   Val k;
   if (sem_is_const(c, data, &k) && k.kind != VAL_INT)
     sem_error(c, "-variant mixed: storing an address is not supported");
+  mixed_check_aligned(c, addr, size);
   mark_data_ports(c, data.deps);
   uint64_t bits = 0;
   int16_t first = 0;
