@@ -468,6 +468,11 @@ static corral_status simulate(const corral_options *o, const Test *t,
       err_raise(&err, ERRK_SEMANTIC, ins ? ins->pos : where,
                 "Segmentation fault (kidding, the instruction run here jumps outside "
                 "the code)");
+    if (why == REFUSE_KVM_ADDRESS)
+      err_raise(&err, ERRK_SEMANTIC, ins ? ins->pos : where,
+                "%s: -variant kvm: an address read from memory that is not a location of the "
+                "test (an offset from one, an integer) is not supported yet",
+                ins && ins->text ? ins->text : "this access");
     if (why == REFUSE_NESTED_FAULT)
       err_raise(&err, ERRK_SEMANTIC, ins ? ins->pos : where,
                 "%s may fault here, inside a fault handler: a fault inside a fault handler is "

@@ -54,7 +54,11 @@ enum {
 };
 /* Why a path is refused (EV_REFUSE): an MMU fault (-variant kvm), a
  * jump out of the code, a tag check fault inside a fault handler. */
-typedef enum RefuseWhy { REFUSE_MMU_FAULT, REFUSE_OUT_OF_CODE, REFUSE_NESTED_FAULT } RefuseWhy;
+typedef enum RefuseWhy {
+  REFUSE_MMU_FAULT, REFUSE_OUT_OF_CODE, REFUSE_NESTED_FAULT,
+  REFUSE_KVM_ADDRESS /* -variant kvm: an address read from memory that is
+                        no symbol of the test (vmsa.c) */
+} RefuseWhy;
 #define EV_MEM (EV_R | EV_W)
 #define EV_COMMIT (EV_BCC | EV_PRED | EV_ERET)
 

@@ -124,6 +124,34 @@ static Sym const_node(SemCtx *c, Val v) {
   return new_node(c, n);
 }
 
+bool sem_addr_base(SemCtx *c, SVal a, Val *out) {
+  const SymNode *n = &c->nodes.data[a.s];
+  if (n->op != S_ADD) return false;
+  const SymNode *x = &c->nodes.data[n->a], *y = &c->nodes.data[n->b];
+  bool xa = x->op == S_CONST && x->k.kind == VAL_ADDR, ya = y->op == S_CONST && y->k.kind == VAL_ADDR;
+  if (xa == ya) return false;
+  *out = xa ? x->k : y->k;
+  return true;
+}
+
+SVal sem_addr_split(SemCtx *c, SVal a, int64_t *k) {
+  *k = 0;
+  for (;;) {
+    const SymNode *n = &c->nodes.data[a.s];
+    if (n->op != S_ADD) return a;
+    const SymNode *x = &c->nodes.data[n->a], *y = &c->nodes.data[n->b];
+    if (y->op == S_CONST && y->k.kind == VAL_INT) {
+      *k += y->k.num;
+      a.s = n->a;
+    } else if (x->op == S_CONST && x->k.kind == VAL_INT) {
+      *k += x->k.num;
+      a.s = n->b;
+    } else {
+      return a;
+    }
+  }
+}
+
 bool sem_is_const(SemCtx *c, SVal a, Val *out) {
   const SymNode *n = &c->nodes.data[a.s];
   if (n->op != S_CONST) return false;

@@ -61,6 +61,12 @@ SVal sem_to_int(SemCtx *c, SVal a, SVal b);
  * so that unsolved values print with herd's numbers S<n>. */
 void sem_herd_var(SemCtx *c);
 bool sem_is_const(SemCtx *c, SVal a, Val *out);
+/* Whether a is the sum of a known address and a value computed at run
+ * time (x + W5 with W5 loaded): *out is that address. */
+bool sem_addr_base(SemCtx *c, SVal a, Val *out);
+/* a as r + *k, *k the known integers added to it (X2 + 4): r (with a's
+ * dependencies). */
+SVal sem_addr_split(SemCtx *c, SVal a, int64_t *k);
 
 /* An operation with an explicit width field (S_PTE_FIELD: the field). */
 SVal sem_op1_width(SemCtx *c, SymOp op, int width, SVal a);

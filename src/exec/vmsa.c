@@ -35,9 +35,16 @@
  * on each entry whose initial value has af clear (a subset per structure,
  * es_build).
  *
+ * An address known only at run time is translated all the same: x plus
+ * an integer computed at run time is in x's page; an address read from
+ * memory (plus known integers) is, on one path each, every symbol of the
+ * test, the path being dropped unless the value is that symbol.
+ *
  * Not yet (refused): EL0 threads, PTE values whose output address is a
- * page-table entry, computed virtual addresses that are not known while
- * running the code, -variant PhantomOnLoad with TTHM= (session.c).
+ * page-table entry, an address read from memory that is no symbol of the
+ * test (an integer, a symbol plus an offset read from memory: the path
+ * where it is so is refused, REFUSE_KVM_ADDRESS), -variant PhantomOnLoad
+ * with TTHM= (session.c).
  */
 #include "../litmus/aarch64.h"
 #include "sem.h"
@@ -270,16 +277,42 @@ bool vmsa_access_an(SemCtx *c, SVal *a, bool write, bool updatedb, uint64_t an, 
   const Program *p = sem_program(c);
   if (!p->kvm) return true;
   Val k;
-  if (!sem_is_const(c, *a, &k))
-    sem_error(c, "-variant kvm: an address computed from memory is not supported yet");
-  if (k.kind != VAL_ADDR) return true;
+  SVal off; /* the offset in the page of the symbol k.sym */
+  if (sem_is_const(c, *a, &k)) {
+    if (k.kind != VAL_ADDR) return true;
+    off = sem_int(c, k.num);
+  } else if (sem_addr_base(c, *a, &k)) {
+    /* x + an integer computed at run time: in x's page */
+    off = sem_op(c, S_SUB, *a, sem_val(c, val_addr(k.sym, 0)));
+  } else {
+    /* an address read from memory (plus known integers): one alternative
+     * per symbol it may be, or else refused if some execution has
+     * another (an integer, a symbol plus an offset read from memory) */
+    int64_t plus;
+    SVal root = sem_addr_split(c, *a, &plus);
+    int n = p->syms.count, alt = sem_choose(c, n + 1);
+    if (alt == n) {
+      for (int s = 0; s < n; s++)
+        sem_assume(c, sem_op(c, S_NE, root, sem_val(c, val_addr(s, 0))));
+      sem_refuse_why(c, REFUSE_KVM_ADDRESS);
+      sem_exit(c);
+      return false;
+    }
+    sem_assume(c, sem_op(c, S_EQ, root, sem_val(c, val_addr(alt, 0))));
+    k = val_addr(alt, plus);
+    SVal known = sem_val(c, k);
+    known.deps = a->deps;
+    *a = known;
+    off = sem_int(c, plus);
+  }
   if (k.sym >= p->kvm_nsyms || p->pa_of[k.sym] < 0) {
     /* a physical address or a page-table entry: a direct access */
     if (lit_sym_kind(intern_name(&p->syms, k.sym)) == SK_PTE) {
       *tags |= p->pte_tag;
       /* herd's fire_spurious_af: with TTHM's HA or HD anywhere, a write
        * of an entry may come with a spurious update of its access flag */
-      if (write && p->some_ha && sem_choose(c, 2) == 1) sem_spurious_af(c, *a);
+      if (write && p->some_ha && sem_choose(c, 2) == 1)
+        sem_spurious_af(c, sem_val(c, val_addr(k.sym, 0)));
     }
     return true;
   }
@@ -332,7 +365,8 @@ bool vmsa_access_an(SemCtx *c, SVal *a, bool write, bool updatedb, uint64_t an, 
   sem_ctrl_reset(c);
   sem_ctrl_dep(c, commit);
   SVal phys = sem_op1(c, S_PTE_OA, pte);
-  if (k.num != 0) phys = sem_op(c, S_ADD, phys, sem_int(c, k.num));
+  Val o;
+  if (!sem_is_const(c, off, &o) || o.kind != VAL_INT || o.num != 0) phys = sem_op(c, S_ADD, phys, off);
   phys.deps |= a->deps;
   *a = phys;
   return true;
