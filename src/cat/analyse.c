@@ -159,12 +159,24 @@ typedef struct AFrame {
   int n;
 } AFrame;
 
+enum { MAX_GUARDS = 64 };
+
 typedef struct Ana {
   const CProg *p;
   int wslot;          /* the with variable's global slot */
   int8_t *memo;       /* per global slot: -1 not done, -2 in progress */
   int8_t *fun_busy;   /* per global slot: function body being analysed */
   const CIns **letrec_of; /* per global slot: its let rec instruction */
+  /* Guards (cprog.h, CGuard): those of this with, the ones the analysis
+   * under way relies on (bits), the ones each global's relies on. */
+  CGuard guards[MAX_GUARDS];
+  int nguards;
+  uint64_t cur;
+  uint64_t *gmask;
+  uint8_t *bound_top; /* per global slot: bound by a top-level let, let rec,
+                       * with or enum (not inside a match or procedure) */
+  int no_guard;       /* > 0: inside what herd may not evaluate (a function
+                       * body, a branch, a try): no guard there */
 } Ana;
 
 static Mono max2(Mono a, Mono b) { return a > b ? a : b; }
@@ -197,10 +209,88 @@ static Mono mono_call(Ana *a, const CFun *fn, int t, Mono arg) {
   AFrame fr;
   frame_init(&fr, NULL, fn->nlocals);
   set_pat(&fr, &fn->param, arg);
+  a->no_guard++;
   Mono m = mono(a, fn->body, &fr);
+  a->no_guard--;
   free(fr.m);
   if (t >= 0) a->fun_busy[t] = 0;
   return m;
+}
+
+/* Can e be evaluated when the search starts, whatever the candidate: a
+ * closed expression of relational operators over predefined names and
+ * globals bound at top level before the choice? */
+static bool guardable(const Ana *a, const CExpr *e) {
+  switch (e->kind) {
+  case E_ZERO:
+  case E_EMPTY:
+  case CV_PREDEF:
+    return true;
+  case CV_GLOBAL:
+    return e->slot < a->wslot && a->bound_top[e->slot];
+  case E_UNION:
+  case E_SEQ:
+    for (int i = 0; i < e->nargs; i++)
+      if (!guardable(a, e->args[i])) return false;
+    return true;
+  case E_INTER:
+  case E_DIFF:
+  case E_PROD:
+    return guardable(a, e->a) && guardable(a, e->b);
+  case E_STAR:
+  case E_PLUS:
+  case E_OPT:
+  case E_INV:
+  case E_BRACKET:
+    return guardable(a, e->a);
+  default:
+    return false;
+  }
+}
+
+/* An operator node that is empty when one of some operands is (seq,
+ * intersection, product; a difference when its left side is).  When the
+ * others make it non-monotone, a guard on the operands that are fixed
+ * before the choice makes it independent of the choice while they are
+ * empty. */
+static Mono mono_absorbing(Ana *a, const CExpr *e, AFrame *f) {
+  const CExpr *ops[64];
+  int n = 0;
+  if (e->kind == E_SEQ) {
+    for (int i = 0; i < e->nargs && i < 32; i++) ops[n++] = e->args[i];
+    if (e->nargs > 32) return M_UNKNOWN;
+  } else {
+    ops[n++] = e->a;
+    ops[n++] = e->b;
+  }
+  uint64_t saved = a->cur, all = 0, indep = 0;
+  Mono m = M_INDEP;
+  uint32_t usable = 0;
+  for (int i = 0; i < n; i++) {
+    a->cur = 0;
+    Mono mi = mono(a, ops[i], f);
+    if (e->kind == E_DIFF && i == 1 && mi != M_INDEP) mi = M_UNKNOWN;
+    m = max2(m, mi);
+    all |= a->cur;
+    if (mi == M_INDEP) {
+      indep |= a->cur;
+      if (!(e->kind == E_DIFF && i == 1) && a->cur == 0 && guardable(a, ops[i]))
+        usable |= (uint32_t)1 << i;
+    }
+  }
+  if (m != M_UNKNOWN || !usable || a->no_guard || a->nguards == MAX_GUARDS) {
+    a->cur = saved | all;
+    return m;
+  }
+  int k = 0;
+  while (k < a->nguards && !(a->guards[k].node == e && a->guards[k].ops == usable)) k++;
+  if (k == a->nguards) {
+    a->guards[k].node = e;
+    a->guards[k].ops = usable;
+    a->nguards++;
+  }
+  a->cur = saved | indep | (uint64_t)1 << k;
+  return M_INDEP;
 }
 
 static Mono mono_app(Ana *a, const CExpr *e, AFrame *f) {
@@ -249,15 +339,24 @@ static Mono mono(Ana *a, const CExpr *e, AFrame *f) {
   case E_FUN: {
     AFrame fr;
     frame_init(&fr, f, e->fun->nlocals);
+    a->no_guard++;
     Mono m = mono(a, e->fun->body, &fr);
+    a->no_guard--;
     free(fr.m);
     return m == M_INDEP ? M_INDEP : M_UNKNOWN;
   }
   case E_APP:
     return mono_app(a, e, f);
-  case E_DIFF: {
-    Mono l = mono(a, e->a, f), r = mono(a, e->b, f);
-    return r == M_INDEP ? l : M_UNKNOWN;
+  case E_SEQ:
+  case E_INTER:
+  case E_PROD:
+  case E_DIFF:
+    return mono_absorbing(a, e, f);
+  case E_TRY: {
+    a->no_guard++;
+    Mono m = max2(mono(a, e->a, f), mono(a, e->b, f));
+    a->no_guard--;
+    return m;
   }
   case E_COMPL:
     return mono(a, e->a, f) == M_INDEP ? M_INDEP : M_UNKNOWN;
@@ -266,15 +365,21 @@ static Mono mono(Ana *a, const CExpr *e, AFrame *f) {
     return mono(a, e->a, f);
   case E_LETREC:
     return mono_letrec(a, e, f);
-  case E_IF:
+  case E_IF: {
     if (e->cond->kind == C_VARIANT)
       return mono(a, e->cond->variant_value ? e->a : e->b, f);
     if (max2(mono(a, e->cond->a, f), mono(a, e->cond->b, f)) != M_INDEP) return M_UNKNOWN;
-    return max2(mono(a, e->a, f), mono(a, e->b, f));
+    a->no_guard++;
+    Mono m = max2(mono(a, e->a, f), mono(a, e->b, f));
+    a->no_guard--;
+    return m;
+  }
   case E_MATCH_TAG: {
     if (mono(a, e->a, f) != M_INDEP) return M_UNKNOWN;
+    a->no_guard++;
     Mono m = e->dflt ? mono(a, e->dflt, f) : M_INDEP;
     for (int i = 0; i < e->nclauses; i++) m = max2(m, mono(a, e->clauses[i].e, f));
+    a->no_guard--;
     return m;
   }
   case E_MATCH_SET: {
@@ -282,7 +387,10 @@ static Mono mono(Ana *a, const CExpr *e, AFrame *f) {
     if (e->elt >= 0 && e->elt < f->n) f->m[e->elt] = M_INDEP;
     if (e->rest >= 0 && e->rest < f->n) f->m[e->rest] = M_INDEP;
     if (e->before >= 0 && e->before < f->n) f->m[e->before] = M_INDEP;
-    return max2(mono(a, e->e_empty, f), mono(a, e->e_cons, f));
+    a->no_guard++;
+    Mono m = max2(mono(a, e->e_empty, f), mono(a, e->e_cons, f));
+    a->no_guard--;
+    return m;
   }
   default: {
     Mono m = M_INDEP;
@@ -294,11 +402,30 @@ static Mono mono(Ana *a, const CExpr *e, AFrame *f) {
   }
 }
 
+static Mono mono_global_def(Ana *a, int t);
+
+/* The monotony of global t, with the guards it relies on added to
+ * a->cur.  Its definition is analysed as herd evaluates a top-level
+ * binding, whatever context refers to it. */
 static Mono mono_global(Ana *a, int t) {
   if (t < a->wslot) return M_INDEP; /* bound before the choice */
   if (t == a->wslot) return M_MONO;
-  if (a->memo[t] >= 0) return (Mono)a->memo[t];
+  if (a->memo[t] >= 0) {
+    a->cur |= a->gmask[t];
+    return (Mono)a->memo[t];
+  }
   if (a->memo[t] == -2) return M_MONO; /* let rec group: optimistic */
+  uint64_t saved = a->cur;
+  int saved_ng = a->no_guard;
+  a->cur = 0;
+  a->no_guard = a->bound_top[t] ? 0 : 1;
+  Mono m = mono_global_def(a, t);
+  a->no_guard = saved_ng;
+  a->cur |= saved;
+  return m;
+}
+
+static Mono mono_global_def(Ana *a, int t) {
   const CProg *p = a->p;
   Mono m;
   switch (p->global_kind[t]) {
@@ -318,7 +445,10 @@ static Mono mono_global(Ana *a, int t) {
       m = max2(m, mono(a, ci->slot_exprs[k], &fr));
       free(fr.m);
     }
-    for (int k = 0; k < ci->nslots; k++) a->memo[ci->slots[k]] = (int8_t)m;
+    for (int k = 0; k < ci->nslots; k++) {
+      a->memo[ci->slots[k]] = (int8_t)m;
+      a->gmask[ci->slots[k]] = a->cur;
+    }
     return m;
   }
   default: {
@@ -331,16 +461,20 @@ static Mono mono_global(Ana *a, int t) {
   }
   }
   a->memo[t] = (int8_t)m;
+  a->gmask[t] = a->cur;
   return m;
 }
 
-static bool prunable(Ana *a, const CIns *ci) {
+static bool prunable(Ana *a, CIns *ci) {
   if (ci->kind != CI_CHECK || ci->mode != CM_CHECK || ci->negated || ci->skipped)
     return false;
   AFrame fr;
   frame_init(&fr, NULL, ci->nlocals);
+  a->cur = 0;
+  a->no_guard = 0;
   Mono m = mono(a, ci->e, &fr);
   free(fr.m);
+  ci->guard_mask = a->cur;
   return m != M_UNKNOWN;
 }
 
@@ -351,16 +485,28 @@ static void find_prunable(CProg *p) {
   a.memo = xmalloc((size_t)p->nglobals + 1);
   a.fun_busy = xcalloc((size_t)p->nglobals + 1, 1);
   a.letrec_of = xcalloc((size_t)p->nglobals + 1, sizeof(CIns *));
+  a.gmask = xcalloc((size_t)p->nglobals + 1, sizeof(uint64_t));
+  a.bound_top = xcalloc((size_t)p->nglobals + 1, 1);
   for (int i = 0; i < p->top.n; i++) {
     const CIns *ci = p->top.v[i];
     if (ci->kind == CI_LETREC && !ci->is_local)
       for (int k = 0; k < ci->nslots; k++)
         if (ci->slots[k] >= 0) a.letrec_of[ci->slots[k]] = ci;
+    /* as run.c's slot_top */
+    if ((ci->kind == CI_LET || ci->kind == CI_LETREC) && !ci->is_local) {
+      for (int k = 0; k < ci->nslots; k++)
+        if (ci->slots[k] >= 0) a.bound_top[ci->slots[k]] = 1;
+    } else if ((ci->kind == CI_WITH && !ci->is_local) || ci->kind == CI_ENUM) {
+      if (ci->slot >= 0) a.bound_top[ci->slot] = 1;
+    }
   }
   for (int i = 0; i < p->top.n; i++) {
     CIns *w = p->top.v[i];
     if (w->kind != CI_WITH) continue;
     a.wslot = w->slot;
+    a.nguards = 0;
+    a.cur = 0;
+    a.no_guard = 0;
     memset(a.memo, -1, (size_t)p->nglobals + 1);
     /* every global in the order of definition, so that each finds those
      * it reads done: a chain of thousands of lets is no deep recursion */
@@ -374,7 +520,14 @@ static void find_prunable(CProg *p) {
       w->prune[w->nprune++] = j;
       c->prune_with = i;
     }
+    if (a.nguards) {
+      w->guards = arena_alloc(&p->arena, sizeof(CGuard) * (size_t)a.nguards);
+      memcpy(w->guards, a.guards, sizeof(CGuard) * (size_t)a.nguards);
+      w->nguards = a.nguards;
+    }
   }
+  free(a.gmask);
+  free(a.bound_top);
   free(a.memo);
   free(a.fun_busy);
   free(a.letrec_of);

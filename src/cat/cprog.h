@@ -106,6 +106,15 @@ typedef struct CInsList {
   int n;
 } CInsList;
 
+/* A guard: node (an E_SEQ, E_INTER, E_PROD or E_DIFF) is empty whenever
+ * one of its operands marked in `ops` (bit i: operand i; for binary nodes
+ * 0 is a, 1 is b) is empty.  Those operands are closed expressions of
+ * relational operators over names bound before the choice. */
+typedef struct CGuard {
+  const CExpr *node;
+  uint32_t ops;
+} CGuard;
+
 typedef struct CProc {
   CPat param;
   int nlocals;
@@ -162,6 +171,14 @@ struct CIns {
   int *prune;          /* CI_WITH: indices in the top-level list */
   int nprune;
   int prune_with;      /* CI_CHECK: index of its CI_WITH, or -1 */
+  /* Conditional pruning (analyse.c): a check may be prunable only when
+   * some operands, fixed before the choice, are empty (lock.cat's
+   * `[IW | UL] ; singlestep(co) ; lk-rmw^-1` with no lock in the test).
+   * A CI_WITH lists those guards; a check's guard_mask says which it
+   * needs (bit k: guards[k]); search.c evaluates them per search. */
+  struct CGuard *guards;
+  int nguards;
+  uint64_t guard_mask;
   /* Top-level let rec of relations built by relational operators only
    * (analyse.c): the names it reads from outside the group, one node each,
    * so that its fixpoint can be reused when they have not changed;
@@ -293,6 +310,8 @@ struct Run {
   ErrJmp *stop_top;    /* the error handler then (try's are dropped) */
   size_t stack_limit;  /* bytes of stack evaluation may use below it */
   int skip_with;       /* checks pruned by this CI_WITH already passed */
+  uint8_t *prune_off;  /* per check slot: a prunable check whose guards do
+                          not hold in the current search (search.c) */
   int mode;            /* RUN_* flags (interp.h) */
   /* Bindings visible to callbacks: a global slot is bound by top-level
    * instruction slot_top[s]; the one running is cur_top.  Slots bound

@@ -58,6 +58,7 @@ void run_free(Run *r) {
   free(r->ecache);
   free(r->lmemo);
   free(r->check_cache);
+  free(r->prune_off);
   free(r->shown);
   free(r->scratch);
   vec_free(r->busy);
@@ -210,7 +211,9 @@ typedef struct CheckCache {
 /* Outcome of one check: false when the execution is rejected. */
 static bool do_check(Run *r, const CIns *ci, Frame *f, uint64_t *flags) {
   if (ci->skipped) return true;
-  if (ci->prune_with >= 0 && ci->prune_with == r->skip_with) return true;
+  if (ci->prune_with >= 0 && ci->prune_with == r->skip_with &&
+      !(r->prune_off && r->prune_off[ci->check_slot]))
+    return true;
   if (ci->mode == CM_CHECK && r->prog->through != THROUGH_NONE) return true;
   CheckCache *cc = NULL;
   bool ok;
@@ -673,7 +676,9 @@ bool run_probe(Run *r, int from, int with_index) {
     case CI_WITH:
       return true;
     case CI_CHECK:
-      if (ci->prune_with == with_index && !do_check(r, ci, NULL, &flags)) return false;
+      if (ci->prune_with == with_index && !(r->prune_off && r->prune_off[ci->check_slot]) &&
+          !do_check(r, ci, NULL, &flags))
+        return false;
       break;
     case CI_LET:
     case CI_LETREC:

@@ -32,7 +32,72 @@ typedef struct Search {
   bool *total;         /* [j]: factor j is a linearisation with one order */
   bool po_looked;      /* po below looked up */
   const Value *po;     /* program order, for force_po_pairs */
+  int nactive;         /* checks to probe (prunable, their guards hold) */
 } Search;
+
+/* ------------------------------------------------------------ guards */
+
+/* Is every global e reads bound by now (at the with, in this run)? */
+static bool guard_bound(const Run *r, const CExpr *e) {
+  switch (e->kind) {
+  case CV_GLOBAL:
+    return run_slot_visible(r, e->slot) && r->g[e->slot].state != SLOT_EMPTY;
+  case E_UNION:
+  case E_SEQ:
+    for (int i = 0; i < e->nargs; i++)
+      if (!guard_bound(r, e->args[i])) return false;
+    return true;
+  case E_INTER:
+  case E_DIFF:
+  case E_PROD:
+    return guard_bound(r, e->a) && guard_bound(r, e->b);
+  case E_STAR:
+  case E_PLUS:
+  case E_OPT:
+  case E_INV:
+  case E_BRACKET:
+    return guard_bound(r, e->a);
+  default:
+    return true; /* constants, predefined names (analyse.c's guardable) */
+  }
+}
+
+/* Does guard g hold now: is one of its operands empty? */
+static bool guard_holds(Run *r, const CGuard *g) {
+  const CExpr *e = g->node;
+  int n = e->kind == E_SEQ ? e->nargs : 2;
+  for (int i = 0; i < n && i < 32; i++) {
+    if (!(g->ops & ((uint32_t)1 << i))) continue;
+    const CExpr *op = e->kind == E_SEQ ? e->args[i] : i == 0 ? e->a : e->b;
+    if (!guard_bound(r, op)) continue;
+    int saved_wm = r->wm;
+    Value *v = cat_eval(r, op, frame_new(r, 0, NULL));
+    r->wm = saved_wm;
+    bool empty = v->kind == V_EMPTY || (v->kind == V_SET && set_is_empty(r->d, v->u.bits)) ||
+                 (v->kind == V_REL && rel_is_empty(r->d, v->u.bits));
+    if (empty) return true;
+  }
+  return false;
+}
+
+/* The checks this search probes: those of with number i whose guards
+ * hold (analyse.c); the others are marked off for run_probe and for the
+ * leaves (run.c's do_check). */
+static int active_checks(Run *r, const CIns *ci) {
+  if (ci->nguards == 0) return ci->nprune;
+  uint64_t holds = 0;
+  for (int k = 0; k < ci->nguards; k++)
+    if (guard_holds(r, &ci->guards[k])) holds |= (uint64_t)1 << k;
+  if (!r->prune_off) r->prune_off = xcalloc((size_t)r->prog->ncheck_slots + 1, 1);
+  int n = 0;
+  for (int k = 0; k < ci->nprune; k++) {
+    const CIns *c = r->prog->top.v[ci->prune[k]];
+    bool off = (c->guard_mask & ~holds) != 0;
+    r->prune_off[c->check_slot] = off;
+    n += !off;
+  }
+  return n;
+}
 
 /* Is the order of z total on the events not placed yet, so that it can
  * be finished in one way only?  (z->order is transitively closed.) */
@@ -59,7 +124,7 @@ static bool probe(Search *s, const Word *bits, bool forced) {
   Run *r = s->r;
   run_poll(r, (unsigned)r->d.w);
   s->probed = false;
-  if (s->ci->nprune == 0 || forced) return true;
+  if (s->nactive == 0 || forced) return true;
   r->stats.probes++;
   Arena *a = &r->levels[s->ci->depth];
   ArenaMark m = arena_mark(a);
@@ -144,7 +209,7 @@ static void lin_step(Search *s, int j, const Lazy *z, Word *placed, int left) {
 static const Lazy *force_po_pairs(Search *s, const Lazy *z) {
   Run *r = s->r;
   Dim d = r->d;
-  if (s->ci->nprune == 0 || (r->mode & (RUN_CAPTURE | RUN_EXPLAIN))) return z;
+  if (s->nactive == 0 || (r->mode & (RUN_CAPTURE | RUN_EXPLAIN))) return z;
   if (!s->po_looked) {
     s->po_looked = true;
     int id = intern_find(&r->prog->names->in, "po");
@@ -348,6 +413,7 @@ void run_with(Run *r, int i, Value *set, uint64_t flags) {
       run_with_plain(r, i, set, flags);
       return;
     }
+  s.nactive = active_checks(r, ci);
   uint64_t saved_mult = r->mult, saved_used = r->sym_used;
   if (r->nsym) {
     Value **fs = arena_alloc(s.work, sizeof(Value *) * (size_t)(s.nfactors + 1));
