@@ -5,6 +5,8 @@
  * (engine_prop, for the printers).
  */
 #include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "engine_int.h"
 #include "faults.h"
@@ -269,4 +271,124 @@ static bool state_loc_value(void *ctx, const LitLoc *l, Val *out) {
 bool engine_prop(const Program *p, const Prop *pr, const Val *state) {
   StateCtx s = {p, state};
   return prop_eval((Program *)p, pr, state_loc_value, &s);
+}
+
+/* ------------------------------------------- the filter on a partial rf
+ *
+ * While rf is chosen read after read (choose_rf), a register the filter
+ * names may already have its final value: every read it depends on has
+ * its write, and the values those writes store are known.  That value is
+ * the one the complete candidate gives it (eval_node computes a node from
+ * the choices of the reads below it only), so a filter that is false on
+ * the values known so far is false on every candidate below, which
+ * run_candidate would drop: the branch goes.  Atoms on memory locations
+ * (final writes, chosen later) and faults stay unknown. */
+
+/* 1: holds, 0: fails, -1: not known yet. */
+static int cprop_partial(Engine *g, const CProp *c) {
+  switch (c->kind) {
+  case P_TRUE:
+    return 1;
+  case P_FALSE:
+    return 0;
+  case P_EQ: {
+    if (c->loc->kind != LOC_REG) return -1;
+    if (!c->want_ok) return 0; /* never equal (cprop_eval) */
+    Val v;
+    if (!final_value(g, c->loc, &v)) return -1;
+    return vals_equal_typed(g->p, c->type, v, c->want);
+  }
+  case P_LOCEQ: {
+    Val x, y;
+    if (c->loc->kind != LOC_REG || c->loc2->kind != LOC_REG) return -1;
+    if (!final_value(g, c->loc, &x) || !final_value(g, c->loc2, &y)) return -1;
+    return vals_equal_typed(g->p, c->type, x, y);
+  }
+  case P_NOT: {
+    int a = cprop_partial(g, c->a);
+    return a < 0 ? -1 : !a;
+  }
+  case P_AND: {
+    int a = cprop_partial(g, c->a);
+    if (a == 0) return 0;
+    int b = cprop_partial(g, c->b);
+    return b == 0 ? 0 : a == 1 && b == 1 ? 1 : -1;
+  }
+  case P_OR: {
+    int a = cprop_partial(g, c->a);
+    if (a == 1) return 1;
+    int b = cprop_partial(g, c->b);
+    return b == 1 ? 1 : a == 0 && b == 0 ? 0 : -1;
+  }
+  case P_IMPL: {
+    int a = cprop_partial(g, c->a);
+    if (a == 0) return 1;
+    int b = cprop_partial(g, c->b);
+    return b == 1 ? 1 : a == 1 && b == 0 ? 0 : -1;
+  }
+  case P_FAULT:
+    return -1;
+  }
+  return -1;
+}
+
+bool filter_may_hold(Engine *g) {
+  memset(g->vstate, 0, (size_t)g->es->nnodes);
+  return cprop_partial(g, g->sh->filter) != 0;
+}
+
+/* Mark the reads below node s (visited: per node). */
+static void reads_below(const EventStructure *es, const int *read_index, Sym s,
+                        uint8_t *visited, uint8_t *at) {
+  while (s != SYM_NONE && s >= 0 && s < es->nnodes && !visited[s]) {
+    visited[s] = 1;
+    const SymNode *n = &es->nodes[s];
+    if (n->op == S_CONST) return;
+    if (n->op == S_READ) {
+      if (n->a >= 0 && n->a < es->n && read_index[n->a] >= 0) at[read_index[n->a]] = 1;
+      return;
+    }
+    if (n->b != SYM_NONE) reads_below(es, read_index, n->b, visited, at);
+    if (n->c != SYM_NONE) reads_below(es, read_index, n->c, visited, at);
+    s = n->a;
+  }
+}
+
+static void filter_roots(const EventStructure *es, const int *read_index, const CProp *c,
+                         uint8_t *visited, uint8_t *at) {
+  if (!c) return;
+  const LitLoc *ls[2] = {c->kind == P_EQ || c->kind == P_LOCEQ ? c->loc : NULL,
+                         c->kind == P_LOCEQ ? c->loc2 : NULL};
+  for (int k = 0; k < 2; k++) {
+    const LitLoc *l = ls[k];
+    if (!l || l->kind != LOC_REG || l->thread < 0 || l->thread >= es->nthreads || l->regid < 0 ||
+        l->regid >= es->nregs)
+      continue;
+    reads_below(es, read_index, es->final_regs[l->thread][l->regid], visited, at);
+  }
+  filter_roots(es, read_index, c->a, visited, at);
+  filter_roots(es, read_index, c->b, visited, at);
+}
+
+uint8_t *filter_reads(const Engine *g, const Shared *sh, Arena *a) {
+  const Program *p = g->p;
+  const EventStructure *es = sh->es;
+  if (!g->t->filter || !g->o->checkfilter || !sh->filter || p->deps || p->mixed || p->kvm ||
+      p->ifetch || es->refuse_ev >= 0)
+    return NULL;
+  uint8_t *at = ARENA_NEWN(a, uint8_t, es->nreads + 1);
+  uint8_t *visited = xcalloc((size_t)es->nnodes + 1, 1);
+  filter_roots(es, sh->read_index, sh->filter, visited, at);
+  /* a write may store what a read read: the reads below the values
+   * written may decide a filtered register too */
+  for (int i = 0; i < es->nwrites; i++) {
+    const Event *w = &es->ev[es->writes[i]];
+    reads_below(es, sh->read_index, w->val, visited, at);
+    if ((w->flags & EV_R) && w->wval != SYM_NONE)
+      reads_below(es, sh->read_index, w->wval, visited, at);
+  }
+  free(visited);
+  bool any = false;
+  for (int i = 0; i < es->nreads; i++) any |= at[i];
+  return any ? at : NULL;
 }

@@ -32,6 +32,8 @@ typedef struct Shared {
   int *ncands;
   int *read_index;
   bool static_locs;
+  uint8_t *filter_at;      /* per read index: its choice may decide the
+                            * filter (condition.c), or NULL: not early */
   bool timed;              /* CORRAL_STATS: each worker's busy CPU time */
   int prefix;              /* reads whose choice a work item fixes */
   long nitems;
@@ -128,6 +130,10 @@ bool final_value(Engine *g, const LitLoc *l, Val *out);
 /* condition.c */
 CProp *cprop_build(Program *p, const Prop *pr, Arena *a);
 bool cprop_eval(Engine *g, const CProp *c);
+/* The filter on the reads chosen so far (rf_src -1 beyond them): false
+ * when it fails on every candidate that extends them. */
+bool filter_may_hold(Engine *g);
+uint8_t *filter_reads(const Engine *g, const Shared *sh, Arena *a);
 
 /* symmetry.c: the symmetry classes of the current candidate, to the run */
 void find_symmetry(Engine *g);
