@@ -155,6 +155,11 @@ static void choose_fw(Engine *g, int k) {
     run_candidate(g);
     return;
   }
+  /* -variant mixed: the bytes of a location take whole writes (mixed.c) */
+  if (p->mixed && mixed_fw_here(p, k)) {
+    mixed_choose_fw(g, k, choose_fw);
+    return;
+  }
   int sym = p->observed[k];
   const EventStructure *es = g->es;
   bool any = false;
@@ -229,12 +234,7 @@ static void rf_leaf(Engine *g) {
   /* what depends on rf alone is kept for all its final-write choices */
   predef_reset(g, STAGE_RF);
   run_begin_rf(g->run);
-  /* -variant mixed: whole writes (mixed.c); herd matches an array's bytes
-   * one by one */
-  if (g->p->mixed && g->p->narrays == 0)
-    mixed_choose_fw(g, run_candidate);
-  else
-    choose_fw(g, 0);
+  choose_fw(g, 0);
 }
 
 void choose_rf(Engine *g, int i) {

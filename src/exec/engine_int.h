@@ -151,9 +151,12 @@ void collect_states(Engine *w, int n, Program *p, Outcome *out, struct Pool *poo
 
 /* mixed.c (-variant mixed) */
 bool mixed_rf_ok(const Engine *g);
-/* Enumerate the final writes of the observed locations as herd matches
- * them, calling leaf for each choice (g->fw set meanwhile). */
-void mixed_choose_fw(Engine *g, void (*leaf)(Engine *g));
+/* Whether observed symbol k starts the bytes of a location whose final
+ * writes are matched as herd does (herd chooses each byte of a test with
+ * arrays on its own); then mixed_choose_fw enumerates those of its n
+ * bytes, calling next(g, k + n) for each choice (g->fw set meanwhile). */
+bool mixed_fw_here(const Program *p, int k);
+void mixed_choose_fw(Engine *g, int k, void (*next)(Engine *g, int k));
 void mixed_same_access(const Program *p, const EventStructure *es, Dim d, Word *bits);
 void mixed_check_overlaps(Engine *g, const EventStructure *es); /* raises */
 

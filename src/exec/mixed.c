@@ -73,9 +73,7 @@ void program_set_mixed(Program *p, Err *err, SrcPos where) {
   for (int s = 0; s < p->mixed_nsyms1; s++) p->byte_owner[s] = -1;
   for (int s = 0; s < n0; s++)
     for (int i = 0; i < p->byte_count[s]; i++) p->byte_owner[p->byte_base[s] + i] = s;
-  /* observed locations: their bytes */
-  p->observed0 = p->observed;
-  p->nobserved0 = p->nobserved;
+  /* observed locations: their bytes, in order (mixed_fw_here) */
   int nobs = 0;
   for (int k = 0; k < p->nobserved; k++) nobs += p->byte_count[p->observed[k]];
   int *obs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nobs + 1));
@@ -226,12 +224,13 @@ typedef struct FwAcc {
   int size;
 } FwAcc;
 
+/* The matching of one observed location: its first byte's index in the
+ * observed symbols, its first byte symbol, and what comes next. */
 typedef struct FwCtx {
   Engine *g;
-  void (*leaf)(Engine *g);
+  int k, base, n;
+  void (*next)(Engine *g, int k);
 } FwCtx;
-
-static void fw_loc(FwCtx *c, int k);
 
 /* Give byte b of the location at base the byte event of access a. */
 static void fw_assign(Engine *g, const FwAcc *a, int base, uint64_t bytes) {
@@ -250,44 +249,44 @@ static void fw_clear(Engine *g, int base, uint64_t bytes) {
     if ((bytes >> b) & 1) g->fw[base + b] = -1;
 }
 
-/* The matching of location k from access i on, bytes rest still to fill;
- * written: the bytes some access writes. */
-static void fw_take(FwCtx *c, int k, const FwAcc *acc, int na, int i, uint64_t rest,
+/* The matching from access i on, bytes rest still to fill; written: the
+ * bytes some access writes. */
+static void fw_take(const FwCtx *c, const FwAcc *acc, int na, int i, uint64_t rest,
                     uint64_t written) {
   Engine *g = c->g;
-  int base = g->p->byte_base[g->p->observed0[k]];
+  int base = c->base;
   if (rest == 0) {
-    fw_loc(c, k + 1);
+    c->next(g, c->k + c->n);
     return;
   }
   if (i == na) {
     if (rest & written) return; /* see the head comment */
     for (int b = 0; b < 64; b++)
       if ((rest >> b) & 1) g->fw[base + b] = g->es->init_of_sym[base + b];
-    fw_loc(c, k + 1);
+    c->next(g, c->k + c->n);
     fw_clear(g, base, rest);
     return;
   }
   uint64_t cov = acc[i].mask & rest;
   if (cov) {
     fw_assign(g, &acc[i], base, cov);
-    fw_take(c, k, acc, na, i + 1, rest & ~cov, written);
+    fw_take(c, acc, na, i + 1, rest & ~cov, written);
     fw_clear(g, base, cov);
   }
-  fw_take(c, k, acc, na, i + 1, rest, written);
+  fw_take(c, acc, na, i + 1, rest, written);
 }
 
-/* The final writes of observed location k, then of the next ones. */
-static void fw_loc(FwCtx *c, int k) {
-  Engine *g = c->g;
+bool mixed_fw_here(const Program *p, int k) {
+  int b = p->observed[k], s = owner_of(p, b);
+  return p->narrays == 0 && s >= 0 && b == p->byte_base[s] && k + p->byte_count[s] <= p->nobserved &&
+         p->observed[k + p->byte_count[s] - 1] == b + p->byte_count[s] - 1;
+}
+
+void mixed_choose_fw(Engine *g, int k, void (*next)(Engine *g, int k)) {
   const Program *p = g->p;
   const EventStructure *es = g->es;
-  if (over_limits(g)) return;
-  if (k == p->nobserved0) {
-    c->leaf(g);
-    return;
-  }
-  int s = p->observed0[k], base = p->byte_base[s], n = p->byte_count[s];
+  int s = owner_of(p, p->observed[k]), base = p->byte_base[s], n = p->byte_count[s];
+  FwCtx c = {g, k, base, n, next};
   FwAcc *acc = xcalloc((size_t)es->nwrites + 1, sizeof(FwAcc));
   int na = 0;
   uint64_t written = 0;
@@ -313,11 +312,6 @@ static void fw_loc(FwCtx *c, int k) {
     acc[j] = x;
   }
   uint64_t all = n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
-  fw_take(c, k, acc, na, 0, all, written);
+  fw_take(&c, acc, na, 0, all, written);
   free(acc);
-}
-
-void mixed_choose_fw(Engine *g, void (*leaf)(Engine *g)) {
-  FwCtx c = {g, leaf};
-  fw_loc(&c, 0);
 }

@@ -77,8 +77,6 @@ typedef struct Program {
                                 symbol a byte symbol belongs to, -1 for the
                                 test's own */
   int mixed_nsyms1;
-  int *observed0;            /* the test's symbols whose bytes are observed */
-  int nobserved0;
   bool mixed_unaligned;      /* -variant unaligned: no alignment check */
   /* Arrays of the initial state (int64_t t[2]): cell 0 is the array's
    * own symbol, cell i > 0 the symbol named "t[i]"; an address t+off
