@@ -417,6 +417,13 @@ static corral_status simulate(const corral_options *o, const Test *t,
   if (kvm && t->arch != ARCH_AARCH64)
     err_raise(&err, ERRK_SEMANTIC, where, "-variant kvm is supported for AArch64 only");
   p = program_new_kvm(t, &err, o->unroll, kvm);
+  /* herd's NoPteBranch (walks and faults without commits) and PTE2
+   * (page tables themselves mapped) change what -variant kvm builds */
+  for (int i = 0; i < nv && kvm; i++)
+    if (!strcasecmp(vars[i], "noptebranch") || !strcasecmp(vars[i], "nobranch") ||
+        !strcasecmp(vars[i], "pte2") || !strcasecmp(vars[i], "pte-squared"))
+      err_raise(&err, ERRK_SEMANTIC, where, "-variant %s with -variant kvm is not supported yet",
+                vars[i]);
   for (int i = 0; i < nv && p->some_ha; i++)
     if (!strcasecmp(vars[i], "PhantomOnLoad"))
       err_raise(&err, ERRK_SEMANTIC, where,
