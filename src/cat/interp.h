@@ -119,7 +119,13 @@ typedef struct CatHost {
    * write of e stores at a page-table entry), its output address (a
    * symbol id) and flags; false if none (may be NULL: no event has one). */
   bool (*pte_value)(void *ctx, int e, bool store, int *oa, unsigned *bits);
+  /* VMSA with TTHM=: the hardware management of the flags for event e,
+   * PTE_HW_ bits: HA (or HD) and HD for its thread, or for no thread (an
+   * initial write, a spurious update) those given for every thread (may
+   * be NULL: none). */
+  unsigned (*pte_hw)(void *ctx, int e);
 } CatHost;
+enum { PTE_HW_HA = 1, PTE_HW_HD = 2, PTE_HW_NO_THREAD = 4 };
 
 /* Run modes (run_set_mode). */
 enum {

@@ -54,8 +54,15 @@ static const char *const prim_names[P_COUNT] = {
 /* oa-changes(S, r), at-least-one-writable(S, r): the writes w of S to a
  * page-table entry with exactly one r-successor p such that the entries
  * of w and p have different output addresses / one of them is writable
- * (af and db set: no hardware update of the flags). */
-static Value *prim_pte_pairs(Run *r, int prim, Value *sv, Value *x) {
+ * (herd's writable2, with w's thread's TTHM= flags; an error when w is of
+ * no thread, an initial write or a spurious update). */
+/* herd's PteVal.writable: access allowed (af, or HA) and write allowed
+ * (db, or dbm with HD); bits PTE_AF 0, PTE_DB 1, PTE_DBM 2 (litmus.h). */
+static bool pte_writable(unsigned bits, unsigned hw) {
+  return ((bits & 1u) || (hw & PTE_HW_HA)) && ((bits & 2u) || ((bits & 4u) && (hw & PTE_HW_HD)));
+}
+
+static Value *prim_pte_pairs(Run *r, int prim, Value *sv, Value *x, SrcPos pos) {
   Value *z = val_new_set(r);
   if (!r->host.pte_value) return z;
   for (int w = set_next(r->d, sv->u.bits, 0); w >= 0; w = set_next(r->d, sv->u.bits, w + 1)) {
@@ -66,9 +73,16 @@ static Value *prim_pte_pairs(Run *r, int prim, Value *sv, Value *x) {
     unsigned bw, bp;
     if (!r->host.pte_value(r->host.ctx, w, true, &oaw, &bw)) continue;
     bool hp = r->host.pte_value(r->host.ctx, p, false, &oap, &bp);
-    unsigned wr = 1u << 0 | 1u << 1; /* PTE_AF | PTE_DB (litmus.h) */
-    bool keep = prim == P_OA_CHANGES ? !hp || oaw != oap
-                                     : (bw & wr) == wr || (hp && (bp & wr) == wr);
+    bool keep;
+    if (prim == P_OA_CHANGES) {
+      keep = !hp || oaw != oap;
+    } else {
+      /* herd's writable2: with the flags management of w's thread */
+      unsigned hw = r->host.pte_hw ? r->host.pte_hw(r->host.ctx, w) : 0;
+      if (hw & PTE_HW_NO_THREAD)
+        cat_error(r, pos, "Init or spurious write as first argument of writable2");
+      keep = pte_writable(bw, hw) || (hp && pte_writable(bp, hw));
+    }
     if (keep) bit_set(z->u.bits, w);
   }
   if (r->wm < STAGE_RF) r->wm = STAGE_RF;
@@ -344,7 +358,7 @@ Value *prim_apply(Run *r, int prim, Value *arg, SrcPos pos) {
   case P_OA_CHANGES:
   case P_WRITABLE:
     return prim_pte_pairs(r, prim, as_set(r, args2(r, arg, 0, pos), pos),
-                          as_rel(r, args2(r, arg, 1, pos), pos));
+                          as_rel(r, args2(r, arg, 1, pos), pos), pos);
   case P_FROMTO: {
     /* fromto(S): for each fence f of S, every event po-before f with
      * every event po-after f. */

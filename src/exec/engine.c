@@ -499,7 +499,7 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
       predef_setup(&w[i], i > 0 ? &w[0] : NULL);
       CatHost host = {&w[i], host_predef, host_same_value, host_at_location,
                        host_accept, host_reject, host_stop, host_defined_by,
-                       host_pte_value};
+                       host_pte_value, host_pte_hw};
       w[i].run = run_new(prog, host, i == 0 ? err : &w[i].werr);
       if (i > 0) run_set_stack_limit(w[i].run, ENGINE_STACK / 4 * 3);
       run_set_mode(w[i].run, o->run_mode);

@@ -177,6 +177,7 @@ void predef_reset(Engine *g, int stage);
 Value *host_predef(void *ctx, int name, int *stage);
 bool host_same_value(void *ctx, int e1, int e2);
 bool host_pte_value(void *ctx, int e, bool store, int *oa, unsigned *bits);
+unsigned host_pte_hw(void *ctx, int e);
 bool host_at_location(void *ctx, int e, const char *name);
 
 #endif

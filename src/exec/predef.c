@@ -24,7 +24,7 @@ typedef enum Pd {
   PD_SAME_INSTR,
   PD_EMPTY_REL,
   /* -variant kvm (vmsa.c) */
-  PD_PTEV, PD_PTEINV, PD_INV_DOMAIN, PD_SAME_LOB,
+  PD_PTEV, PD_PTEINV, PD_INV_DOMAIN, PD_SAME_LOB, PD_PTEAF0, PD_PTEDB0, PD_READONLY,
   PD_COUNT,
   PD_TAG = 1000, /* + bit index: an architecture set from the tag table */
   PD_SCOPE = 2000, /* + k: the relation of the scope tree's k-th tag */
@@ -48,7 +48,8 @@ static const struct {
     {"T", PD_EMPTY_SET},    {"TLBI", PD_EMPTY_SET}, {"DC.CVAU", PD_EMPTY_SET},
     {"IC.IVAU", PD_EMPTY_SET}, {"IC.IALLU", PD_EMPTY_SET},
     {"IC.IALLUIS", PD_EMPTY_SET}, {"same-low-order-bits", PD_SAME_LOB},
-    {"PTEV", PD_PTEV}, {"PTEINV", PD_PTEINV}, {"inv-domain", PD_INV_DOMAIN},
+    {"PTEV", PD_PTEV}, {"PTEINV", PD_PTEINV}, {"PTEAF0", PD_PTEAF0},
+    {"PTEDB0", PD_PTEDB0}, {"ReadOnly", PD_READONLY}, {"inv-domain", PD_INV_DOMAIN},
     {"iico_order", PD_IICO_ORDER}, {"FAULT", PD_EMPTY_SET},
     {"FAULT-RD", PD_EMPTY_SET}, {"FAULT-WR", PD_EMPTY_SET},
     {"EXC-ENTRY", PD_EMPTY_SET}, {"EXC-RET", PD_EMPTY_SET},
@@ -321,6 +322,43 @@ bool host_pte_value(void *ctx, int e, bool store, int *oa, unsigned *bits) {
   return true;
 }
 
+unsigned host_pte_hw(void *ctx, int e) {
+  Engine *g = ctx;
+  const Program *p = g->p;
+  int t = g->es->ev[e].thread;
+  if (t < 0)
+    return PTE_HW_NO_THREAD | (p->tthm_all_ha ? PTE_HW_HA : 0) | (p->tthm_all_hd ? PTE_HW_HD : 0);
+  uint64_t b = (uint64_t)1 << t;
+  return ((p->tthm_ha & b) ? PTE_HW_HA : 0) | ((p->tthm_hd & b) ? PTE_HW_HD : 0);
+}
+
+/* PTEAF0, PTEDB0: accesses of an entry with af / db clear; ReadOnly
+ * (TTHM=): accesses at an entry of a valid entry whose access the
+ * hardware allows (af set, or HA) and that is dirty (db set) while HD is
+ * off or dbm set (herd's dirty_sets, with its thread's flags, or those
+ * of every thread for an event of none). */
+static Value *pte_flag_set(Engine *g, int stage, int pd) {
+  Dim d = model_dim(g);
+  Word *bits = arena_zalloc(run_arena(g->run, stage), sizeof(Word) * (size_t)d.w);
+  for (int i = 0; i < d.n; i++) {
+    Val v;
+    if (!ev_pte(g, i, &v)) continue;
+    bool af = (v.num >> PTE_AF) & 1, db = (v.num >> PTE_DB) & 1, dbm = (v.num >> PTE_DBM) & 1;
+    bool in = false;
+    if (pd == PD_PTEAF0) in = !af;
+    else if (pd == PD_PTEDB0) in = !db;
+    else if ((v.num >> PTE_VALID) & 1 && is_pte_loc(g, i)) {
+      unsigned hw = host_pte_hw(g, i);
+      in = (af || (hw & PTE_HW_HA)) && db && (!(hw & PTE_HW_HD) || dbm);
+    }
+    if (in) bit_set(bits, i);
+  }
+  Value *r = arena_zalloc(run_arena(g->run, stage), sizeof(Value));
+  r->kind = V_SET;
+  r->u.bits = bits;
+  return r;
+}
+
 /* PTEV, PTEINV: accesses of a valid / an invalid entry */
 static Value *pte_valid_set(Engine *g, int stage, bool valid) {
   Dim d = model_dim(g);
@@ -517,6 +555,9 @@ static Value *compute_pd(Engine *g, int pd, int stage) {
                              : pd == PD_CTRL ? g->deps.ctrl : g->deps.depend);
   case PD_PTEV: return pte_valid_set(g, stage, true);
   case PD_PTEINV: return pte_valid_set(g, stage, false);
+  case PD_PTEAF0:
+  case PD_PTEDB0:
+  case PD_READONLY: return pte_flag_set(g, stage, pd);
   case PD_INV_DOMAIN: return inv_domain_rel(g, stage);
   case PD_SAME_LOB: return same_lob_rel(g, stage);
   case PD_CONTROL:
@@ -610,7 +651,8 @@ Value *host_predef(void *ctx, int name, int *stage) {
     cache = g->pre_fw;
     *stage = STAGE_FW;
   } else if (pd == PD_RF || (pd >= PD_ARCH && (g->arch_rel_values >> (pd - PD_ARCH) & 1)) ||
-             pd == PD_PTEV || pd == PD_PTEINV ||
+             pd == PD_PTEV || pd == PD_PTEINV || pd == PD_PTEAF0 || pd == PD_PTEDB0 ||
+             pd == PD_READONLY ||
              (pd_needs_values(pd) && !g->static_locs)) {
     cache = g->pre_rf;
     *stage = STAGE_RF;

@@ -130,6 +130,9 @@ typedef struct Program {
    * threads run (nspur of them, a subset per structure). */
   uint64_t tthm_ha, tthm_hd, tthm_sw;
   bool some_ha;
+  bool tthm_all_ha, tthm_all_hd; /* HA (or HD), HD given without a thread:
+                                    herd's all_ha, all_hd, the flags of the
+                                    events of no thread (ReadOnly) */
   int *spur_syms, nspur;
   /* Instructions as values (ifetch.c): VAL_INSTR's num indexes instrs
    * (canonical spellings, "NOP", "B .+8") and instr_code (the parsed

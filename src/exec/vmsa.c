@@ -94,6 +94,8 @@ static void parse_tthm(Program *p, const char *s, Err *err, SrcPos where) {
       err_raise(err, ERRK_SEMANTIC, where,
                 "'%.*s' is not a dirty bit managment key, keys are SW,HA,HD", (int)len, k);
     if (kind > 0) p->some_ha = true;
+    if (kind > 0 && proc < 0) p->tthm_all_ha = true;
+    if (kind == 2 && proc < 0) p->tthm_all_hd = true;
     if (proc >= 0 && proc >= p->nthreads) continue; /* no such thread */
     if (proc >= 64)
       err_raise(err, ERRK_SEMANTIC, where, "TTHM= for thread P%ld: at most 64 threads are supported", proc);
