@@ -59,7 +59,7 @@ CONFORM_SUITES ?= --suite article --suite x86 --suite ppc --suite linux --suite 
                   --suite cat-herding-cats --suite cat-aarch64-pick --suite gen-c --suite gen-x86 \
                   --suite gen-aarch64 --suite gen-arm --suite gen-ppc --suite gen-riscv \
                   --suite cat-bpf --suite cat-tutorial --suite cat-aarch64-down-one-leg \
-                  --suite cat-aarch64-ifetch --suite cat-aarch64-mixed --suite cat-aarch64-ets2
+                  --suite cat-aarch64-ifetch --suite cat-aarch64-mixed --suite cat-aarch64-ets2 --suite cat-aarch64-mte
 CONFORM  = $(SHARED)/tools/conform
 # The GPU verdict corpus (../shared/gpu): the suites corral passes in full,
 # under the corpus's (Dartagnan's) models and under ours.
@@ -152,7 +152,8 @@ kernel: $(BIN)
 # models: one line per suite; then the graphs they draw against those the
 # library models draw, on every corpus test.  Not part of `make test`.
 MODEL_SUITES ?= --suite x86 --suite article --suite ppc --suite riscv \
-                --suite linux --suite c11 --suite c11-partialsc --suite aarch64 --suite sc
+                --suite linux --suite c11 --suite c11-partialsc --suite aarch64 --suite sc \
+                --suite cat-aarch64-mte
 test-models: $(BIN)
 	@if [ -x "$(CONFORM)" ]; then \
 	  $(CONFORM) --corpus $(SHARED)/conformance --bin ./$(BIN) --models models \

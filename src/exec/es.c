@@ -18,6 +18,13 @@ static bool has_cell(const Program *p, int s) {
   return !p->kvm || s >= p->kvm_nsyms || p->pa_of[s] < 0;
 }
 
+/* ... and whether it has an initial write: under -variant mixed a
+ * split location has none, its bytes have (mixed.c). */
+static bool has_init(const Program *p, int s) {
+  if (p->mixed && s < p->mixed_nsyms0 && p->byte_count[s] > 0) return false;
+  return has_cell(p, s);
+}
+
 /* -variant deps: po from each thread's tree of instances, an event of an
  * instance before every event of the instance's descendants. */
 static void po_tree(EventStructure *es, ThreadPaths *paths, const int *choice,
@@ -94,9 +101,8 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
   es->nsyms = nsyms;
   /* Count events and nodes. */
   /* -variant mixed: initial writes of the byte symbols only (mixed.c) */
-  int first_init = p->mixed ? p->mixed_nsyms0 : 0;
   int ninit = 0;
-  for (int s = first_init; s < nsyms; s++) ninit += has_cell(p, s);
+  for (int s = 0; s < nsyms; s++) ninit += has_init(p, s);
   /* -variant kvm with TTHM=: the initial spurious updates of this
    * structure, a subset of p->spur_syms (bit i: the i-th) */
   unsigned spur_mask = p->nspur > 0 ? (unsigned)choice[p->nthreads] : 0;
@@ -134,8 +140,8 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
   int nn = 0;
   int k = 0;
   for (int s = 0; s < nsyms; s++) es->init_of_sym[s] = -1;
-  for (int s = first_init; s < nsyms; s++) {
-    if (!has_cell(p, s)) continue;
+  for (int s = 0; s < nsyms; s++) {
+    if (!has_init(p, s)) continue;
     Event *e = &es->ev[k];
     e->flags = EV_W | EV_INIT;
     if (p->kvm && lit_sym_kind(intern_name(&p->syms, s)) == SK_PTE) e->tags = p->pte_tag;

@@ -16,7 +16,9 @@
  * the writes of each byte location on its own, as herd's does.
  *
  * Only integer values can be split: a location holding an address is
- * refused, as is (in sem.c) an access whose address is computed.
+ * refused, as is (in sem.c) an access whose address is computed.  The
+ * tag locations of -variant memtag (mte.h) are not split: they keep their
+ * symbol (byte_count 0), their initial write and their whole accesses.
  *
  * Reads and final values take whole writes, as herd matches them: the
  * write accesses that overlap the read (or the location) are taken by
@@ -31,10 +33,15 @@
  * last in coherence.
  */
 #include "engine_int.h"
+#include "mte.h"
 #include "program.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+
+/* The symbols an observed location s stands for: its bytes, or itself
+ * when it stays whole. */
+static int mixed_nbytes(const Program *p, int s) { return p->byte_count[s] ? p->byte_count[s] : 1; }
 
 void program_set_mixed(Program *p, Err *err, SrcPos where) {
   int n0 = p->syms.count;
@@ -47,6 +54,11 @@ void program_set_mixed(Program *p, Err *err, SrcPos where) {
     LocType t = p->sym_type.data[s];
     char name[200];
     snprintf(name, sizeof name, "%s", intern_name(&p->syms, s));
+    if (mte_is_tag_loc(p, s)) { /* a tag location stays whole (mte.h) */
+      p->byte_base[s] = -1;
+      p->byte_count[s] = 0;
+      continue;
+    }
     if (init.kind != VAL_INT || t.is_pointer)
       err_raise(err, ERRK_SEMANTIC, where,
                 "-variant mixed: location %s holds an address, which cannot be split "
@@ -75,11 +87,12 @@ void program_set_mixed(Program *p, Err *err, SrcPos where) {
     for (int i = 0; i < p->byte_count[s]; i++) p->byte_owner[p->byte_base[s] + i] = s;
   /* observed locations: their bytes, in order (mixed_fw_here) */
   int nobs = 0;
-  for (int k = 0; k < p->nobserved; k++) nobs += p->byte_count[p->observed[k]];
+  for (int k = 0; k < p->nobserved; k++) nobs += mixed_nbytes(p, p->observed[k]);
   int *obs = arena_alloc(&p->arena, sizeof(int) * (size_t)(nobs + 1));
   int m = 0;
   for (int k = 0; k < p->nobserved; k++) {
     int s = p->observed[k];
+    if (!p->byte_count[s]) obs[m++] = s; /* a whole location */
     for (int i = 0; i < p->byte_count[s]; i++) obs[m++] = p->byte_base[s] + i;
   }
   p->observed = obs;

@@ -13,6 +13,10 @@
  * otherwise.  Raises through err at `where`. */
 void mte_program_setup(Program *p, Err *err, SrcPos where);
 
+/* Is sym a tag location tag(x)?  Under -variant mixed those are not split
+ * into bytes: tags are read and written whole (sem.c). */
+bool mte_is_tag_loc(const Program *p, int sym);
+
 /* The MTE operations S_TAGLOC .. S_SETTAG on values; false when they do
  * not apply. */
 static inline bool mte_is_op(int op) { return op >= S_TAGLOC && op <= S_SETTAG; }

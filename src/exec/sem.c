@@ -478,10 +478,27 @@ static SVal cell_addr(SemCtx *c, SVal addr) {
   return addr;
 }
 
+/* -variant mixed with memtag: an access to a tag location, one event
+ * (mte.h), an access of its own for mixed.c's matching. */
+static bool whole_tag_access(SemCtx *c, SVal addr) {
+  Val a;
+  return c->prog->memtag && sem_is_const(c, addr, &a) && a.kind == VAL_ADDR &&
+         mte_is_tag_loc(c->prog, a.sym);
+}
+
+static void own_access(SemCtx *c, int id) {
+  Event *e = &c->ev.data[id];
+  e->acc = e->sub;
+  e->acc_size = e->size;
+}
+
 SVal sem_load(SemCtx *c, SVal addr, int size, uint64_t tags) {
-  if (c->prog->mixed) return mixed_load(c, addr, size, tags);
+  bool whole_tag = c->prog->mixed && whole_tag_access(c, addr);
+  if (c->prog->mixed && !whole_tag) return mixed_load(c, addr, size, tags);
   addr = cell_addr(c, addr);
-  return read_event(c, addr.s, addr.deps, size, tags);
+  SVal v = read_event(c, addr.s, addr.deps, size, tags);
+  if (whole_tag) own_access(c, c->ev.len - 1);
+  return v;
 }
 
 static void mark_data_ports(SemCtx *c, uint64_t deps) {
@@ -526,7 +543,8 @@ void sem_single_copy(SemCtx *c, SVal v) {
 }
 
 SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
-  if (c->prog->mixed) return mixed_store(c, addr, data, size, tags);
+  bool whole_tag = c->prog->mixed && whole_tag_access(c, addr);
+  if (c->prog->mixed && !whole_tag) return mixed_store(c, addr, data, size, tags);
   Val a;
   if (sem_is_const(c, addr, &a) && a.kind == VAL_LABEL) {
     const char *name = intern_name(&c->prog->labels, (int)a.num);
@@ -545,6 +563,7 @@ SVal sem_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
   e.hv = data.hv;
   mark_data_ports(c, data.deps);
   int id = add_event(c, e, addr.deps | data.deps);
+  if (whole_tag) own_access(c, id);
   SVal r = {data.s, ev_bit(c, id), data.unk, data.hv};
   return r;
 }

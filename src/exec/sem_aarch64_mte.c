@@ -18,8 +18,8 @@
  * - the exclusives and atomics are checked the same way, with the edges
  *   each has in herd (MteCheck, sem_aarch64.h).
  * - STZG Xt,[Xn,#k] is STG and a 16-byte zero write to the granule at
- *   Xn+k without its tag, neither checked; STZ2G needs -variant mixed
- *   (as in herd), refused with memtag.
+ *   Xn+k without its tag, neither checked; STZ2G the same for two
+ *   granules, and needs -variant mixed (as in herd).
  * The pairs are refused under -variant memtag for now.
  */
 #include "../litmus/aarch64.h"
@@ -98,13 +98,31 @@ bool aarch64_mte_check_with(SemCtx *c, SVal *a, MteCheck *k) {
 
 enum { GRANULE = 16 }; /* bytes of memory one tag covers */
 
-/* STG Xt,[Xn,#k] (and STZG's first half): tag(Xn+k) <- the tag of Xt. */
-static void store_tag(SemCtx *c, const Instr *ins) {
+/* STG Xt,[Xn,#k] (and STZG's first half): tag(Xn+k) <- the tag of Xt;
+ * for STZ2G, tag(Xn+k+16) too. */
+static void store_tag(SemCtx *c, const Instr *ins, int granules) {
   const Operand *o = ins->ops;
   SVal a = aarch64_address(c, &o[1]);
   SVal t = o[0].reg == AA_ZR ? sem_int(c, 0) : sem_read_reg(c, o[0].reg);
   sem_data_port(c, t);
-  sem_store(c, sem_op1(c, S_TAGLOC, a), sem_op1(c, S_TAGOF, t), 8, sem_tag(c, "T"));
+  for (int g = 0; g < granules; g++) {
+    SVal ag = g ? sem_op(c, S_ADD, a, sem_int(c, g * GRANULE)) : a;
+    sem_store(c, sem_op1(c, S_TAGLOC, ag), sem_op1(c, S_TAGOF, t), 8, sem_tag(c, "T"));
+  }
+}
+
+/* STZG / STZ2G: herd's stzg, the tags and the zeroing side by side, each
+ * computing its address; the zeroing writes each granule at the untagged
+ * address; nothing is checked. */
+static void store_zero_tag(SemCtx *c, const Instr *ins, int granules) {
+  store_tag(c, ins, granules);
+  SVal a = aarch64_address(c, &ins->ops[1]);
+  SVal untagged = sem_op1(c, S_UNTAG, a);
+  untagged.deps = a.deps;
+  for (int g = 0; g < granules; g++) {
+    SVal ag = g ? sem_op(c, S_ADD, untagged, sem_int(c, g * GRANULE)) : untagged;
+    sem_store(c, ag, sem_int(c, 0), GRANULE, 0);
+  }
 }
 
 static void need_memtag(SemCtx *c, const char *what) {
@@ -119,25 +137,17 @@ bool aarch64_exec_mte(SemCtx *c, const Instr *ins) {
   switch ((AAOp)ins->op) {
   case AA_STG:
     need_memtag(c, "STG");
-    store_tag(c, ins);
+    store_tag(c, ins, 1);
     return true;
-  case AA_STZG: {
+  case AA_STZG:
     need_memtag(c, "STZG");
-    /* herd: the STG and the zeroing side by side, each computing its
-     * address; the zeroing writes the granule at the untagged address,
-     * neither is checked */
-    store_tag(c, ins);
-    SVal a = aarch64_address(c, &o[1]);
-    SVal untagged = sem_op1(c, S_UNTAG, a);
-    untagged.deps = a.deps;
-    sem_store(c, untagged, sem_int(c, 0), GRANULE, 0);
+    store_zero_tag(c, ins, 1);
     return true;
-  }
   case AA_STZ2G:
     need_memtag(c, "STZ2G");
-    /* herd checks -variant mixed next; memtag with mixed is refused
-     * before any instruction runs (mte_program_setup) */
-    sem_error(c, "STZ2G without -variant mixed");
+    if (!sem_program(c)->mixed) sem_error(c, "STZ2G without -variant mixed");
+    store_zero_tag(c, ins, 2);
+    return true;
   case AA_LDG: {
     need_memtag(c, "LDG");
     SVal a = aarch64_address(c, &o[1]);

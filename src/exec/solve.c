@@ -123,7 +123,8 @@ static bool mixed_final_value(Engine *g, int s, Val *out) {
 /* Final value of memory symbol s: its final write's, or its initial one. */
 bool global_final_value(Engine *g, int s, Val *out) {
   if (s < 0) return false;
-  if (g->p->mixed && s < g->p->mixed_nsyms0) return mixed_final_value(g, s, out);
+  if (g->p->mixed && s < g->p->mixed_nsyms0 && g->p->byte_count[s] > 0)
+    return mixed_final_value(g, s, out);
   int w = g->fw[s] >= 0 ? g->fw[s] : g->es->init_of_sym[s];
   const Event *e = &g->es->ev[w];
   return eval_node(g, (e->flags & EV_R) && e->wval != SYM_NONE ? e->wval : e->val, out);
