@@ -5,8 +5,6 @@
  * (engine_prop, for the printers).
  */
 #include <setjmp.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "engine_int.h"
 #include "faults.h"
@@ -273,19 +271,12 @@ bool engine_prop(const Program *p, const Prop *pr, const Val *state) {
   return prop_eval((Program *)p, pr, state_loc_value, &s);
 }
 
-/* ------------------------------------------- the filter on a partial rf
- *
- * While rf is chosen read after read (choose_rf), a register the filter
- * names may already have its final value: every read it depends on has
- * its write, and the values those writes store are known.  That value is
- * the one the complete candidate gives it (eval_node computes a node from
- * the choices of the reads below it only), so a filter that is false on
- * the values known so far is false on every candidate below, which
- * run_candidate would drop: the branch goes.  Atoms on memory locations
- * (final writes, chosen later) and faults stay unknown. */
-
+/* The condition or filter on a partial rf (early.c): a register is known
+ * when final_value computes it from the reads chosen so far, and then it
+ * has the value the complete candidate gives it; memory locations (final
+ * writes, chosen later) and faults are not known.  */
 /* 1: holds, 0: fails, -1: not known yet. */
-static int cprop_partial(Engine *g, const CProp *c) {
+int cprop_partial(Engine *g, const CProp *c) {
   switch (c->kind) {
   case P_TRUE:
     return 1;
@@ -332,63 +323,14 @@ static int cprop_partial(Engine *g, const CProp *c) {
   return -1;
 }
 
-bool filter_may_hold(Engine *g) {
-  memset(g->vstate, 0, (size_t)g->es->nnodes);
-  return cprop_partial(g, g->sh->filter) != 0;
+
+/* The locations an atom reads (up to 2), and the operands of a
+ * connective (early.c walks the filter). */
+int cprop_locs(const CProp *c, const LitLoc **out) {
+  int n = 0;
+  if (c->kind == P_EQ || c->kind == P_LOCEQ) out[n++] = c->loc;
+  if (c->kind == P_LOCEQ) out[n++] = c->loc2;
+  return n;
 }
 
-/* Mark the reads below node s (visited: per node). */
-static void reads_below(const EventStructure *es, const int *read_index, Sym s,
-                        uint8_t *visited, uint8_t *at) {
-  while (s != SYM_NONE && s >= 0 && s < es->nnodes && !visited[s]) {
-    visited[s] = 1;
-    const SymNode *n = &es->nodes[s];
-    if (n->op == S_CONST) return;
-    if (n->op == S_READ) {
-      if (n->a >= 0 && n->a < es->n && read_index[n->a] >= 0) at[read_index[n->a]] = 1;
-      return;
-    }
-    if (n->b != SYM_NONE) reads_below(es, read_index, n->b, visited, at);
-    if (n->c != SYM_NONE) reads_below(es, read_index, n->c, visited, at);
-    s = n->a;
-  }
-}
-
-static void filter_roots(const EventStructure *es, const int *read_index, const CProp *c,
-                         uint8_t *visited, uint8_t *at) {
-  if (!c) return;
-  const LitLoc *ls[2] = {c->kind == P_EQ || c->kind == P_LOCEQ ? c->loc : NULL,
-                         c->kind == P_LOCEQ ? c->loc2 : NULL};
-  for (int k = 0; k < 2; k++) {
-    const LitLoc *l = ls[k];
-    if (!l || l->kind != LOC_REG || l->thread < 0 || l->thread >= es->nthreads || l->regid < 0 ||
-        l->regid >= es->nregs)
-      continue;
-    reads_below(es, read_index, es->final_regs[l->thread][l->regid], visited, at);
-  }
-  filter_roots(es, read_index, c->a, visited, at);
-  filter_roots(es, read_index, c->b, visited, at);
-}
-
-uint8_t *filter_reads(const Engine *g, const Shared *sh, Arena *a) {
-  const Program *p = g->p;
-  const EventStructure *es = sh->es;
-  if (!g->t->filter || !g->o->checkfilter || !sh->filter || p->deps || p->mixed || p->kvm ||
-      p->ifetch || es->refuse_ev >= 0)
-    return NULL;
-  uint8_t *at = ARENA_NEWN(a, uint8_t, es->nreads + 1);
-  uint8_t *visited = xcalloc((size_t)es->nnodes + 1, 1);
-  filter_roots(es, sh->read_index, sh->filter, visited, at);
-  /* a write may store what a read read: the reads below the values
-   * written may decide a filtered register too */
-  for (int i = 0; i < es->nwrites; i++) {
-    const Event *w = &es->ev[es->writes[i]];
-    reads_below(es, sh->read_index, w->val, visited, at);
-    if ((w->flags & EV_R) && w->wval != SYM_NONE)
-      reads_below(es, sh->read_index, w->wval, visited, at);
-  }
-  free(visited);
-  bool any = false;
-  for (int i = 0; i < es->nreads; i++) any |= at[i];
-  return any ? at : NULL;
-}
+const CProp *cprop_sub(const CProp *c, int i) { return i == 0 ? c->a : c->b; }

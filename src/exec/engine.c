@@ -252,13 +252,20 @@ void choose_rf(Engine *g, int i) {
     rf_leaf(g);
     return;
   }
-  const uint8_t *fa = g->sh->filter_at;
+  const uint8_t *ea = g->sh->early_at;
   for (int k = 0; k < g->ncands[i]; k++) {
     g->rf_src[i] = g->cands[i][k];
-    if (fa && fa[i] && !filter_may_hold(g)) continue; /* the filter fails below */
+    if (ea && ea[i] && !partial_rf_ok(g)) { /* every candidate below fails */
+      /* a pruned branch stands for leaves: the limits are looked at */
+      if (over_limits(g)) {
+        g->halted = true;
+        break;
+      }
+      continue;
+    }
     choose_rf(g, i + 1);
   }
-  if (fa) g->rf_src[i] = -1; /* unchosen, for filter_may_hold */
+  if (ea) g->rf_src[i] = -1; /* unchosen, for partial_rf_ok */
 }
 
 /* Candidate writes of each read: same location when both are known,
@@ -304,7 +311,7 @@ static void compute_candidates(Engine *g, Shared *sh, Arena *a) {
   /* -variant ifetch: herd drops the structure first if its fetches fail */
   if (unfed && fetch_rf_satisfiable(g, sh, a))
     eng_err(g, "Non symbolic location with no initial write");
-  sh->filter_at = filter_reads(g, sh, a);
+  sh->early_at = early_reads(g, sh, a);
   sh->static_locs = true;
   for (int e = 0; e < es->nrel; e++)
     if ((es->ev[e].flags & (EV_MEM | EV_LOCK)) && es->ev[e].loc != SYM_NONE &&
@@ -336,7 +343,7 @@ void worker_begin(Engine *g) {
   g->fw = ARENA_NEWN(&g->es_arena, int, es->nsyms + 1);
   for (int s = 0; s < es->nsyms; s++) g->fw[s] = -1;
   g->rf_src = ARENA_NEWN(&g->es_arena, int, es->nreads + 1);
-  if (sh->filter_at)
+  if (sh->early_at)
     for (int i = 0; i < es->nreads; i++) g->rf_src[i] = -1;
   g->view_val = NULL;
   /* per thread: its events in id order (relevant ones, then registers) */

@@ -32,8 +32,8 @@ typedef struct Shared {
   int *ncands;
   int *read_index;
   bool static_locs;
-  uint8_t *filter_at;      /* per read index: its choice may decide the
-                            * filter (condition.c), or NULL: not early */
+  uint8_t *early_at;       /* per read index: its choice may decide an
+                            * assumption or the filter (early.c), or NULL */
   bool timed;              /* CORRAL_STATS: each worker's busy CPU time */
   int prefix;              /* reads whose choice a work item fixes */
   long nitems;
@@ -130,10 +130,16 @@ bool final_value(Engine *g, const LitLoc *l, Val *out);
 /* condition.c */
 CProp *cprop_build(Program *p, const Prop *pr, Arena *a);
 bool cprop_eval(Engine *g, const CProp *c);
-/* The filter on the reads chosen so far (rf_src -1 beyond them): false
- * when it fails on every candidate that extends them. */
-bool filter_may_hold(Engine *g);
-uint8_t *filter_reads(const Engine *g, const Shared *sh, Arena *a);
+/* 1: holds, 0: fails, -1: not known on the reads chosen so far */
+int cprop_partial(Engine *g, const CProp *c);
+int cprop_locs(const CProp *c, const LitLoc **out);
+const CProp *cprop_sub(const CProp *c, int i);
+
+/* early.c: on the reads chosen so far (rf_src -1 beyond them), false when
+ * every candidate that extends them fails a path assumption or the
+ * filter; the reads whose choice may decide (or NULL: no early test) */
+bool partial_rf_ok(Engine *g);
+uint8_t *early_reads(const Engine *g, const Shared *sh, Arena *a);
 
 /* symmetry.c: the symmetry classes of the current candidate, to the run */
 void find_symmetry(Engine *g);
