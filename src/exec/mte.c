@@ -33,8 +33,6 @@ void mte_program_setup(Program *p, Err *err, SrcPos where) {
     err_raise(err, ERRK_SEMANTIC, where, "tagged addresses need -variant memtag");
   if (p->test->arch != ARCH_AARCH64)
     err_raise(err, ERRK_SEMANTIC, where, "-variant memtag is supported for AArch64 only");
-  if (p->kvm)
-    err_raise(err, ERRK_SEMANTIC, where, "-variant memtag with -variant kvm is not supported yet");
   /* -variant mixed: the test's own locations, not their bytes (mixed.c) */
   int n0 = p->mixed ? p->mixed_nsyms0 : p->syms.count;
   for (int s = 0; s < n0; s++) {

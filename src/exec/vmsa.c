@@ -282,7 +282,10 @@ bool vmsa_access_an(SemCtx *c, SVal *a, bool write, bool updatedb, uint64_t an, 
   SVal off; /* the offset in the page of the symbol k.sym */
   if (sem_is_const(c, *a, &k)) {
     if (k.kind != VAL_ADDR) return true;
-    off = sem_int(c, k.num);
+    off = sem_int(c, val_addr_off(k)); /* -variant memtag: not the tag */
+  } else if (p->memtag) {
+    sem_unsupported(c, "-variant memtag with -variant kvm: an address computed at run time is "
+                       "not supported yet");
   } else if (sem_addr_base(c, *a, &k)) {
     /* x + an integer computed at run time: in x's page */
     off = sem_op(c, S_SUB, *a, sem_val(c, val_addr(k.sym, 0)));
