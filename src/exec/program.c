@@ -502,6 +502,7 @@ Program *program_new_kvm(const Test *t, Err *err, int unroll, bool kvm) {
   program_intern_labels(p);
   program_init_state(p, err);
   if (kvm) vmsa_program_setup(p, err);
+  else vmsa_check_tthm(t, err);
   if (t->c) c_init_params(p);
   build_display(p, err);
   err_pop(err, &j);

@@ -169,6 +169,8 @@ Program *program_new(const Test *t, Err *err, int unroll);
 Program *program_new_kvm(const Test *t, Err *err, int unroll, bool kvm);
 /* vmsa.c: the physical pages and page-table entries of -variant kvm. */
 void vmsa_program_setup(Program *p, Err *err);
+/* The test's TTHM= field, checked without -variant kvm too (vmsa.c). */
+void vmsa_check_tthm(const Test *t, Err *err);
 /* The symbol of memory a symbol designates: PA(x) for a virtual x under
  * -variant kvm, s itself otherwise. */
 static inline int program_mem_sym(const Program *p, int s) {

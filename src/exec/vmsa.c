@@ -60,7 +60,13 @@ static int pte_symbol_of(Program *p, int s) {
 /* The TTHM= field (herd's lib/dirtyBit.mll): words [P]<n>:<key> or
  * <key>, keys SW, HA, HD in any case, separated by blanks; a key without
  * a thread is for every thread.  HD implies HA. */
-static void parse_tthm(Program *p, const char *s, Err *err, SrcPos where) {
+typedef struct Tthm {
+  uint64_t ha, hd, sw;
+  bool some_ha, all_ha, all_hd;
+} Tthm;
+
+static Tthm parse_tthm(const char *s, int nthreads, Err *err, SrcPos where) {
+  Tthm p = {0, 0, 0, false, false, false};
   const char *q = s;
   while (*q) {
     if (*q == ' ' || *q == '\t' || *q == '\r') {
@@ -93,24 +99,36 @@ static void parse_tthm(Program *p, const char *s, Err *err, SrcPos where) {
     if (kind < 0)
       err_raise(err, ERRK_SEMANTIC, where,
                 "'%.*s' is not a dirty bit managment key, keys are SW,HA,HD", (int)len, k);
-    if (kind > 0) p->some_ha = true;
-    if (kind > 0 && proc < 0) p->tthm_all_ha = true;
-    if (kind == 2 && proc < 0) p->tthm_all_hd = true;
-    if (proc >= 0 && proc >= p->nthreads) continue; /* no such thread */
+    if (kind > 0) p.some_ha = true;
+    if (kind > 0 && proc < 0) p.all_ha = true;
+    if (kind == 2 && proc < 0) p.all_hd = true;
+    if (proc >= 0 && proc >= nthreads) continue; /* no such thread */
     if (proc >= 64)
       err_raise(err, ERRK_SEMANTIC, where, "TTHM= for thread P%ld: at most 64 threads are supported", proc);
     uint64_t bits = proc < 0 ? ~(uint64_t)0 : (uint64_t)1 << proc;
-    if (kind == 0 && proc >= 0) p->tthm_sw |= bits; /* herd: SW without a thread is nothing */
-    if (kind >= 1) p->tthm_ha |= bits;
-    if (kind == 2) p->tthm_hd |= bits;
+    if (kind == 0 && proc >= 0) p.sw |= bits; /* herd: SW without a thread is nothing */
+    if (kind >= 1) p.ha |= bits;
+    if (kind == 2) p.hd |= bits;
   }
+  return p;
+}
+
+/* herd reads TTHM= of every test, with or without -variant kvm: a
+ * malformed one is an error all the same */
+void vmsa_check_tthm(const Test *t, Err *err) {
+  const char *tthm = test_meta(t, "TTHM");
+  if (tthm) parse_tthm(tthm, t->nthreads, err, (SrcPos){t->file, 1, 1});
 }
 
 void vmsa_program_setup(Program *p, Err *err) {
   SrcPos where = {p->test->file, 1, 1};
   if (p->narrays > 0) err_raise(err, ERRK_SEMANTIC, where, "arrays under -variant kvm are not supported yet");
   const char *tthm = test_meta(p->test, "TTHM");
-  if (tthm) parse_tthm(p, tthm, err, where);
+  if (tthm) {
+    Tthm m = parse_tthm(tthm, p->nthreads, err, where);
+    p->tthm_ha = m.ha, p->tthm_hd = m.hd, p->tthm_sw = m.sw;
+    p->some_ha = m.some_ha, p->tthm_all_ha = m.all_ha, p->tthm_all_hd = m.all_hd;
+  }
   /* threads at EL0 (EL0=P0): the el0 field would make their accesses
    * fault; not modelled yet, so refused rather than run at EL1 */
   if (test_meta(p->test, "EL0"))
