@@ -125,6 +125,11 @@ static void load(SemCtx *c, const Instr *ins, uint64_t tags, bool reserve) {
   const Operand *m = &ins->ops[1];
   SVal a = aarch64_address(c, m);
   bool memtag = sem_program(c)->memtag;
+  /* -variant memtag: herd writes a pre-indexed base with the address,
+   * before the check (so even when it faults), a post-indexed one with
+   * the access */
+  bool wb_first = memtag && m->sub == AA_AM_PRE;
+  if (wb_first) aarch64_write_back(c, m, a);
   if (reserve && !memtag) {
     sem_write_reg(c, AA_RESADDR, a);
     sem_reserve(c, a, access_size(ins));
@@ -138,7 +143,7 @@ static void load(SemCtx *c, const Instr *ins, uint64_t tags, bool reserve) {
   }
   SVal v = sem_load(c, pa, access_size(ins), tags);
   sem_ctrl_reset(c);
-  aarch64_write_back(c, m, a);
+  if (!wb_first) aarch64_write_back(c, m, a);
   wr_raw(c, &ins->ops[0], load_value(c, ins, v));
 }
 
@@ -148,11 +153,16 @@ static void store(SemCtx *c, const Instr *ins, uint64_t tags) {
   SVal v = rd_val(c, &ins->ops[0]);
   if (access_size(ins) < 4 && ins->ops[0].reg != AA_ZR)
     v = sem_mask(c, v, 8 * access_size(ins));
-  aarch64_write_back(c, m, a);
+  /* -variant memtag: herd writes a post-indexed base with the access (not
+   * when the check faults), a pre-indexed one with the address */
+  bool wb_last = sem_program(c)->memtag && m->sub == AA_AM_POST;
+  SVal base = a;
+  if (!wb_last) aarch64_write_back(c, m, a);
   if (!vmsa_access(c, &a, true, &tags)) return;
   if (!aarch64_mte_check(c, &a, true)) return;
   sem_store(c, a, v, access_size(ins), tags);
   sem_ctrl_reset(c);
+  if (wb_last) aarch64_write_back(c, m, base);
 }
 
 /* STXR / STLXR Ws,Rt,[Xn] and STXP / STLXP Ws,Rt1,Rt2,[Xn]: alternative
