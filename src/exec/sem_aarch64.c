@@ -388,8 +388,13 @@ static void load_pair(SemCtx *c, const Instr *ins) {
   uint64_t tags = ins->op == AA_LDP && AA_FLAG_X(ins->flags) == AA_PAIR_RCPC
                       ? sem_tag(c, "Q") : 0;
   SVal a = aarch64_address(c, m);
-  SVal v1 = sem_load(c, a, n, tags);
-  SVal v2 = sem_load(c, sem_op(c, S_ADD, a, sem_int(c, n)), n, tags);
+  /* -variant memtag: one check of the first address; the base is written
+   * back only after it (herd's ldp_wback) */
+  SVal pa = a;
+  if (!aarch64_mte_check(c, &pa, false)) return;
+  SVal v1 = sem_load(c, pa, n, tags);
+  SVal v2 = sem_load(c, sem_op(c, S_ADD, pa, sem_int(c, n)), n, tags);
+  sem_ctrl_reset(c);
   if (tags) sem_order_mem(c, v1, v2); /* LDIAPP: herd's seq_mem */
   aarch64_write_back(c, m, a);
   wr_raw(c, &o[0], load_value(c, ins, v1));
@@ -403,9 +408,16 @@ static void store_pair(SemCtx *c, const Instr *ins) {
   int n = access_size(ins);
   uint64_t tags = AA_FLAG_X(ins->flags) == AA_PAIR_RCPC ? sem_tag(c, "L") : 0;
   SVal a = aarch64_address(c, m);
-  aarch64_write_back(c, m, a);
-  SVal w1 = sem_store(c, a, rd_val(c, &o[0]), n, tags);
-  SVal w2 = sem_store(c, sem_op(c, S_ADD, a, sem_int(c, n)), rd_val(c, &o[1]), n, tags);
+  /* -variant memtag: one check of the first address, then the writes and
+   * the write-back (herd's stp_wback) */
+  bool memtag = sem_program(c)->memtag;
+  if (!memtag) aarch64_write_back(c, m, a);
+  SVal pa = a;
+  if (!aarch64_mte_check(c, &pa, true)) return;
+  SVal w1 = sem_store(c, pa, rd_val(c, &o[0]), n, tags);
+  SVal w2 = sem_store(c, sem_op(c, S_ADD, pa, sem_int(c, n)), rd_val(c, &o[1]), n, tags);
+  sem_ctrl_reset(c);
+  if (memtag) aarch64_write_back(c, m, a);
   /* STILP: herd orders the writes (seq_mem), the second one first in the
    * pre-indexed form */
   if (tags && m->sub == AA_AM_PRE)
@@ -420,10 +432,12 @@ static void load_excl_pair(SemCtx *c, const Instr *ins) {
   int n = access_size(ins);
   uint64_t tags = sem_tag(c, "X") | (AA_FLAG_X(ins->flags) ? sem_tag(c, "A") : 0);
   SVal a = rd_ord(c, o[2].reg);
+  if (!aarch64_mte_check(c, &a, false)) return; /* -variant memtag */
   sem_write_reg(c, AA_RESADDR, a);
   sem_reserve(c, a, n);
   SVal v1 = sem_load(c, a, n, tags);
   SVal v2 = sem_load(c, sem_op(c, S_ADD, a, sem_int(c, n)), n, tags);
+  sem_ctrl_reset(c);
   sem_single_copy(c, v1), sem_single_copy(c, v2); /* herd's >>|| */
   wr_val(c, &o[0], v1);
   wr_val(c, &o[1], v2);

@@ -20,7 +20,8 @@
  * - STZG Xt,[Xn,#k] is STG and a 16-byte zero write to the granule at
  *   Xn+k without its tag, neither checked; STZ2G the same for two
  *   granules, and needs -variant mixed (as in herd).
- * The pairs are refused under -variant memtag for now.
+ * - the pairs (LDP, LDPSW, STP, LDXP, STXP) check their first address
+ *   once.
  */
 #include "../litmus/aarch64.h"
 #include "faults.h"
@@ -30,7 +31,8 @@ bool aarch64_mte_checked(int op) {
   switch ((AAOp)op) {
   case AA_LDR: case AA_LDRSW: case AA_LDRS: case AA_LDUR: case AA_LDAR: case AA_LDAPR:
   case AA_STR: case AA_STLR:
-  case AA_LDXR: case AA_LDAXR: case AA_STXR: case AA_STLXR:
+  case AA_LDXR: case AA_LDAXR: case AA_STXR: case AA_STLXR: case AA_STXP: case AA_LDXP:
+  case AA_LDP: case AA_LDPSW: case AA_STP:
   case AA_SWP: case AA_LDOP: case AA_STOP: case AA_CAS: case AA_CASP:
     return true;
   default:
