@@ -572,6 +572,58 @@ static bool cacheable_kind(int k) {
   }
 }
 
+/* Is e the node of a guard (analyse.c's own, by operand index)? */
+static bool is_guard_node(const CProg *p, const CExpr *e) {
+  for (int i = 0; i < p->top.n; i++) {
+    const CIns *w = p->top.v[i];
+    for (int k = 0; k < w->nguards; k++)
+      if (w->guards[k].node == e) return true;
+  }
+  return false;
+}
+
+/* a1 ; ... ; an: the operands are annotated; a run of two or more closed
+ * operands in a node that is not closed (it reads a local or a let rec
+ * variable) becomes a node of its own, so that its value is cached
+ * (`;` is associative): the rounds of `let rec x = ... | (r ; s ; x ;
+ * t ; u) | ...` compose r;s and t;u once. */
+static unsigned ann_seq(Ann *a, CExpr *e) {
+  enum { MAXOPS = 64 };
+  unsigned fl[MAXOPS], n = 0;
+  for (int i = 0; i < e->nargs; i++) {
+    unsigned f = ann_expr(a, e->args[i]);
+    if (i < MAXOPS) fl[i] = f;
+    n |= f;
+  }
+  if (e->nargs < 3 || e->nargs > MAXOPS || !(n & (N_LOCAL | N_LETREC)) || is_guard_node(a->p, e))
+    return n;
+  CExpr **args = arena_alloc(&a->p->arena, sizeof(CExpr *) * (size_t)e->nargs);
+  int k = 0;
+  for (int i = 0; i < e->nargs;) {
+    int j = i;
+    while (j < e->nargs && !(fl[j] & (N_LOCAL | N_LETREC))) j++;
+    if (j - i >= 2) {
+      CExpr *g = arena_zalloc(&a->p->arena, sizeof(CExpr));
+      *g = *e;
+      g->args = e->args + i;
+      g->nargs = j - i;
+      unsigned gf = 0;
+      for (int t = i; t < j; t++) gf |= fl[t];
+      g->indep = !(gf & N_DEP);
+      g->cache = a->p->ncache++;
+      args[k++] = g;
+      i = j;
+    } else {
+      args[k++] = e->args[i++];
+    }
+  }
+  if (k < e->nargs) {
+    e->args = args;
+    e->nargs = k;
+  }
+  return n;
+}
+
 static unsigned ann_expr(Ann *a, CExpr *e) {
   unsigned n = 0;
   switch (e->kind) {
@@ -608,6 +660,9 @@ static unsigned ann_expr(Ann *a, CExpr *e) {
     n |= ann_sub(a, e->e_empty);
     n |= ann_sub(a, e->e_cons);
     n |= N_LOCAL;
+    break;
+  case E_SEQ:
+    n = ann_seq(a, e);
     break;
   default:
     for (int i = 0; i < e->nargs; i++) n |= ann_sub(a, e->args[i]);

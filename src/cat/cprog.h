@@ -297,6 +297,8 @@ struct Run {
   int level;           /* current allocation level */
   Arena es_cache, rf_cache, fw_cache;
   uint64_t gen_es, gen_rf, gen_fw, gen_counter;
+  uint64_t gen_co;     /* a new element bound to a with variable: what a
+                          closed node of stage 3 computed is stale */
   bool one_fw;         /* one final-write choice per rf choice */
   int wm;              /* stage watermark of the current evaluation */
   int *scratch;        /* 3n ints for cycle search */

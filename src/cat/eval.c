@@ -1097,10 +1097,13 @@ static Value *eval_node(Run *r, const CExpr *e, Frame *f);
 
 /* Closed expressions (analyse.c) keep their value while the structure
  * (stage 0), the rf choice (stage 1) or the final writes (stage 2) they
- * depend on stay the same. */
+ * depend on stay the same, or (stage 3) until a with variable is bound
+ * again: inside one branch, the rounds of a let rec reuse its closed
+ * operands.  A stage 3 value stays where it was made, in an arena of the
+ * branch, which is reset only before the next binding makes it stale. */
 static Value *eval_cached(Run *r, const CExpr *e, Frame *f) {
   ECache *c = &r->ecache[e->cache];
-  if (c->v && c->stage <= STAGE_FW && c->gen == run_stage_gen(r, c->stage)) {
+  if (c->v && (c->stage <= STAGE_FW ? c->gen == run_stage_gen(r, c->stage) : c->gen == r->gen_co)) {
     if (c->stage > r->wm) r->wm = c->stage;
     return c->v;
   }
@@ -1113,6 +1116,10 @@ static Value *eval_cached(Run *r, const CExpr *e, Frame *f) {
     c->v = val_cache_copy(r, st, r->level, v);
     c->stage = (uint8_t)st;
     c->gen = run_stage_gen(r, st);
+  } else if (st == STAGE_CO && !val_has_closure(v)) {
+    c->v = v;
+    c->stage = STAGE_CO;
+    c->gen = r->gen_co;
   }
   return v;
 }

@@ -288,6 +288,7 @@ static void bind_global(Run *r, int slot) {
 
 void run_bind_global(Run *r, int slot, Value *v, int stage) {
   GSlot *g = &r->g[slot];
+  if (stage == STAGE_CO && r->prog->global_kind[slot] == GK_WITH) r->gen_co = ++r->gen_counter;
   g->state = SLOT_VALUE;
   g->v = v;
   g->stage = (uint8_t)stage;
@@ -718,6 +719,7 @@ void run_model(Run *r) {
   r->quiet = 0;
   r->busy.len = 0;
   r->skip_with = -1;
+  r->gen_co = ++r->gen_counter;
   r->nshown = 0;
   r->sym_used = 0;
   r->mult = 1;
