@@ -305,6 +305,7 @@ static void compute_candidates(Engine *g, Shared *sh, Arena *a) {
       sh->cands[i][sh->ncands[i]++] = -1; /* reads from nowhere */
   }
   if (g->p->mixed_unaligned) mixed_check_overlaps(g, es);
+  if (!g->p->mixed) mixed_size_checks(g, es, sh->cands, sh->ncands);
   sh->read_index = ARENA_NEWN(a, int, es->n + 1);
   for (int e = 0; e < es->n; e++) sh->read_index[e] = -1;
   for (int i = 0; i < es->nreads; i++) sh->read_index[es->reads[i]] = i;

@@ -165,6 +165,9 @@ bool mixed_fw_here(const Program *p, int k);
 void mixed_choose_fw(Engine *g, int k, void (*next)(Engine *g, int k));
 void mixed_same_access(const Program *p, const EventStructure *es, Dim d, Word *bits);
 void mixed_check_overlaps(Engine *g, const EventStructure *es); /* raises */
+/* Without -variant mixed: herd's refusals of mixed-size accesses (raises). */
+void mixed_size_checks(Engine *g, const EventStructure *es, int *const *cands,
+                       const int *ncands);
 
 /* spec.c (-variant deps): may read r take its value from write w; the
  * value of read r when it reads from no write; the values of a candidate

@@ -227,6 +227,74 @@ void mixed_check_overlaps(Engine *g, const EventStructure *es) {
   }
 }
 
+/* ------------------------------------------ without -variant mixed */
+
+/* A constant location x+k (k != 0: not a location of the test, an array
+ * cell being one of its own symbols). */
+static bool const_loc(const EventStructure *es, const Event *e, Val *out) {
+  const SymNode *n = &es->nodes[e->loc];
+  if (n->op != S_CONST || n->k.kind != VAL_ADDR) return false;
+  *out = n->k;
+  return true;
+}
+
+static CR_NORETURN void mixed_reject(Engine *g, const Event *e, Val l) {
+  const Thread *th = &g->t->threads[e->thread];
+  err_raise(g->err, ERRK_SEMANTIC, th->entries[e->code_index].pos,
+            "mixed-size test rejected (symbol %s+%lld), consider option -variant mixed",
+            intern_name(&g->p->syms, l.sym), (long long)l.num);
+}
+
+/* herd's checks of a test run without -variant mixed, on the accesses at
+ * constant locations (those at computed ones, those of structures with a
+ * predicated instruction, and the accesses of -variant kvm are not
+ * checked): a read
+ * at x+k that no write may feed (every architecture); on AArch64 (herd's
+ * reject_mixed) without -variant memtag, an access at x+k, and two
+ * accesses of different sizes to one location ("Illegal mixed-size
+ * test"). */
+void mixed_size_checks(Engine *g, const EventStructure *es, int *const *cands,
+                       const int *ncands) {
+  const Program *p = g->p;
+  /* -variant deps: herd does not look for reads no write feeds;
+   * -variant kvm: not here.  (herd's -variant dontcheckmixed, which
+   * lets such tests through, is not followed: corral's answer for them
+   * is not known to be herd's.) */
+  if (p->deps || p->kvm) return;
+  /* corral runs each side of a predicated instruction (CSEL, CAS...) as a
+   * path of its own, where a value herd leaves unknown until it solves
+   * the reads (an address CSEL picks) may be a constant: not checked */
+  for (int e = 0; e < es->nrel; e++)
+    if (es->ev[e].flags & EV_PRED) return;
+  for (int i = 0; i < es->nreads; i++) {
+    const Event *r = &es->ev[es->reads[i]];
+    Val l, lw;
+    if (!(r->flags & EV_MEM) || !const_loc(es, r, &l) || l.num == 0) continue;
+    int fed = 0;
+    for (int c = 0; c < ncands[i] && !fed; c++)
+      fed = !const_loc(es, &es->ev[cands[i][c]], &lw) || val_eq(l, lw);
+    if (!fed) mixed_reject(g, r, l);
+  }
+  if (p->test->arch != ARCH_AARCH64 || p->memtag) return;
+  int *size_at = xcalloc((size_t)es->nsyms + 1, sizeof(int)); /* 0: no access yet */
+  for (int e = 0; e < es->nrel; e++) {
+    const Event *a = &es->ev[e];
+    Val l;
+    if (!(a->flags & EV_MEM) || (a->flags & EV_INIT) || !const_loc(es, a, &l)) continue;
+    if (l.num != 0) {
+      free(size_at);
+      mixed_reject(g, a, l);
+    }
+    if (l.sym < 0 || l.sym >= es->nsyms) continue;
+    if (!size_at[l.sym]) size_at[l.sym] = a->size;
+    if (size_at[l.sym] == a->size) continue;
+    free(size_at);
+    const Thread *th = &g->t->threads[a->thread];
+    err_raise(g->err, ERRK_SEMANTIC, th->entries[a->code_index].pos, "Illegal mixed-size test");
+  }
+  free(size_at);
+}
+
 /* ------------------------------------------------------ final writes */
 
 /* One write access to an observed location: an event of it, the bytes of
