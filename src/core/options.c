@@ -126,6 +126,16 @@ static int o_maxcand(corral_options *o, const char *n, const char *a, char **m) 
   o->maxcandidates = v;
   return 0;
 }
+static int o_maxphantom(corral_options *o, const char *n, const char *a, char **m) {
+  char *end;
+  errno = 0;
+  long v = strtol(a, &end, 10);
+  if (*a == 0 || *end || errno)
+    return fail(m, "option %s: wrong argument '%s' (expected an integer)", n, a);
+  o->has_maxphantom = true;
+  o->maxphantom = v;
+  return 0;
+}
 static int o_jobs(corral_options *o, const char *n, const char *a, char **m) {
   char *end;
   long v = strtol(a, &end, 10);
@@ -366,7 +376,7 @@ static const OptDef opts[] = {
     {"-badflag", 1, REFUSED, "<flag>", "the executions with this flag are bad"},
     {"-checkfilter", 1, o_bool_field, "<bool>", "honour the test's filter (default true)"},
     {"-showone", 1, o_showone, "<bool>", "same as -nshow 1 when true"},
-    {"-maxphantom", 1, REFUSED, "<int>", "maximum phantom updates per location"},
+    {"-maxphantom", 1, o_maxphantom, "<int>", "at most this many spurious updates of access flags (TTHM=) per execution"},
     {"-statelessrc11", 1, REFUSED, "<bool>", "stateless RC11 model checking"},
     {"-dumpallfaults", 1, o_bool_field, "<bool>", "final states show every fault, not only those the test observes"},
     {NULL, 0, NULL, NULL, "Graphs"},

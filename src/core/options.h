@@ -39,6 +39,8 @@ struct corral_options {
   int verbose;
   int jobs;                /* worker threads per test */
   uint64_t maxcandidates;
+  bool has_maxphantom;     /* -maxphantom given: at most maxphantom */
+  long maxphantom;         /* spurious updates per structure (TTHM=) */
   double timeout;
   unsigned long long maxmemory; /* MiB of address space (corral's CLI sets it); 0: none */
   /* -explain, -explain-all, -explain-format (0 text, 1 json) */

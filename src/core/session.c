@@ -449,6 +449,8 @@ static corral_status simulate(const corral_options *o, const Test *t,
   eo.speedcheck = o->speedcheck;
   eo.checkfilter = o->checkfilter;
   eo.max_candidates = o->maxcandidates;
+  eo.has_max_phantom = o->has_maxphantom;
+  eo.max_phantom = o->maxphantom;
   eo.timeout = o->timeout;
   eo.pool = pool;
   if (src) {

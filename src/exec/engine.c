@@ -468,6 +468,14 @@ static void print_stats(Engine *w, int n, const Outcome *out) {
   fprintf(stderr, " s, max/mean %.2f\n", sum > 0 ? max * n / sum : 1.0);
 }
 
+/* herd's -maxphantom: a structure with more spurious reads than max
+ * (TTHM=) is dropped. */
+static bool too_many_spurious(const EventStructure *es, long max) {
+  long n = 0;
+  for (int e = 0; e < es->nrel; e++) n += (es->ev[e].flags & (EV_SPUR | EV_R)) == (EV_SPUR | EV_R);
+  return n > max;
+}
+
 void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
                 Outcome *out, Arena *out_arena, Err *err) {
   /* views come in enumeration order: one worker then */
@@ -523,9 +531,11 @@ void engine_run(Program *p, const CProg *prog, const EngineOpts *o,
                   "test %s has %d events, more than the %d a relation can hold here "
                   "(each would take %d MiB): test too large", p->test->name, sh.es->n,
                   ES_MAX_EVENTS, (int)((size_t)sh.es->n * (size_t)((sh.es->n + 63) / 64) * 8 >> 20));
+      if (o->has_max_phantom && too_many_spurious(sh.es, o->max_phantom)) goto next;
       sh.es_index = structures++;
       compute_candidates(&w[0], &sh, &es_arena);
       run_structure(w, nworkers, &sh, pool);
+    next:;
       /* next combination (odometer) */
       int t = 0;
       while (t < p->nthreads && ++choice[t] == paths[t].n) choice[t++] = 0;

@@ -45,6 +45,10 @@ typedef struct EngineOpts {
   SpeedCheck speedcheck;
   bool checkfilter;          /* honour the test's filter (default true) */
   uint64_t max_candidates;   /* 0: no bound */
+  bool has_max_phantom;      /* -maxphantom: structures with more than
+                                max_phantom spurious updates (TTHM=, their
+                                reads) are dropped */
+  long max_phantom;
   double timeout;            /* seconds of CPU, 0: none */
   /* Embedders' bounds (corral serve), checked with the others: a
    * CLOCK_MONOTONIC time after which the run stops (0: none), and a flag
