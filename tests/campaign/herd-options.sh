@@ -78,7 +78,7 @@ done <<'END'
 -machsize quad refused
 -macros ../../models/linux-kernel.def ok
 -margin 0.1 ok
--maxphantom 2 refused
+-maxphantom 2 ok
 -model x86tso.cat ok
 -mono true ok
 -morefences false ok
