@@ -17,6 +17,9 @@ void aarch64_write_back(SemCtx *c, const Operand *m, SVal addr);
 
 /* The vector instructions (AA_IS_SIMD). */
 void aarch64_simd_exec(SemCtx *c, const Instr *ins);
+/* Whether a vector instruction (op) may access memory (every SVE and SME
+ * one counts). */
+bool aarch64_simd_accesses_memory(int op);
 
 /* UDF, SVC, ERET, MRS / MSR of ELR_EL1 and TFSR_ELx
  * (sem_aarch64_faults.c). */

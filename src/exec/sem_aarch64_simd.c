@@ -273,6 +273,17 @@ static void movi_v(SemCtx *c, const Instr *ins) {
   av_write(c, o[0].reg, av_replicate(c, k_(c, k), av_nelem(&o[0]), es), view_bits(&o[0]));
 }
 
+bool aarch64_simd_accesses_memory(int op) {
+  if (op >= AV_PTRUE) return true; /* SVE and SME: not told apart here */
+  switch ((AVOp)op) {
+  case AV_LDST_LANE: case AV_LDNR: case AV_LDST_MULT: case AV_LDR: case AV_STR: case AV_LDP:
+  case AV_STP:
+    return true;
+  default:
+    return false;
+  }
+}
+
 void aarch64_simd_exec(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
   if (ins->op >= AV_SMSTART) return aarch64_sme_exec(c, ins);
