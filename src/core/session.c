@@ -562,6 +562,9 @@ static corral_status simulate(const corral_options *o, const Test *t,
   if (out.loop)
     sb_printf(&b, "Warning: File \"%s\": unrolling limit exceeded at %s, legal outcomes may "
               "be missing.\n", path, out.loop_label ? out.loop_label : "?");
+  /* herd warns once per execution it leaves out (here at most 100 times) */
+  for (uint64_t k = 0; k < out.handler_faults && k < 100; k++)
+    sb_puts(&b, "Warning: Fault inside a fault handler, legal outcomes may be missing\n");
   if (gmsg) sb_printf(&b, "%s\n", gmsg); /* a note of the graph writer */
   free(gmsg);
   if (b.len) r->diag = xstrdup(sb_cstr(&b));

@@ -74,6 +74,10 @@ static void host_reject(void *ctx, const CatFailure *f) {
 static void host_accept(void *ctx, uint64_t flags, const CatShown *shown, int nshown,
                         uint64_t count) {
   Engine *g = ctx;
+  if (g->es->handler_fault) { /* herd's Warn constraint: left out, warned */
+    g->out->handler_faults += count;
+    return;
+  }
   if (g->o->exec_sink) send_view(g, flags, shown, nshown, NULL);
   if (g->cond_true)
     g->out->pos += count;
@@ -375,6 +379,7 @@ static void merge_outcome(Outcome *into, const Outcome *o) {
   }
   into->loop |= o->loop;
   into->candidates += o->candidates;
+  into->handler_faults += o->handler_faults;
   into->limit_hit |= o->limit_hit;
   if (o->refused && !into->refused) {
     into->refused = true;

@@ -82,6 +82,8 @@ typedef struct Outcome {
                                 reached the model, for the warning */
   uint64_t loop_es;          /* that structure's rank */
   uint64_t candidates;       /* candidates given to the model */
+  uint64_t handler_faults;   /* executions the model allowed, left out: a
+                                fault inside a fault handler */
   uint64_t structures;
   bool limit_hit;            /* stopped by max_candidates, timeout, deadline, cancel */
   /* a candidate took a path marked EV_REFUSE (sem_refuse): the run

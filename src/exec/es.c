@@ -208,7 +208,10 @@ EventStructure *es_build(Program *p, ThreadPaths *paths, const int *choice,
       e.val = SHIFT(e.val);
       e.wval = SHIFT(e.wval);
       es->ev[map[t][i]] = e;
-      if (e.flags & EV_REFUSE) es->refuse_ev = map[t][i];
+      if ((e.flags & EV_REFUSE) && e.fault == REFUSE_HANDLER_FAULT)
+        es->handler_fault = true;
+      else if (e.flags & EV_REFUSE)
+        es->refuse_ev = map[t][i];
     }
     for (int i = 0; i < tp->nassume; i++) es->assume[es->nassume++] = SHIFT(tp->assume[i]);
     es->final_regs[t] = ARENA_NEWN(a, Sym, p->nregs + 1);

@@ -53,11 +53,15 @@ enum {
                            -1 in an EventStructure, as initial writes) */
 };
 /* Why a path is refused (EV_REFUSE): an MMU fault (-variant kvm), a
- * jump out of the code, a tag check fault inside a fault handler. */
+ * jump out of the code, a tag check fault inside a fault handler.
+ * REFUSE_HANDLER_FAULT is no refusal: a fault inside a fault handler
+ * (herd's add_fault, a Warn constraint), whose candidate is dropped with a
+ * warning if the model allows it (EventStructure.handler_fault). */
 typedef enum RefuseWhy {
   REFUSE_MMU_FAULT, REFUSE_OUT_OF_CODE, REFUSE_NESTED_FAULT,
-  REFUSE_KVM_ADDRESS /* -variant kvm: an address read from memory that is
-                        no symbol of the test (vmsa.c) */
+  REFUSE_KVM_ADDRESS, /* -variant kvm: an address read from memory that is
+                         no symbol of the test (vmsa.c) */
+  REFUSE_HANDLER_FAULT
 } RefuseWhy;
 #define EV_MEM (EV_R | EV_W)
 #define EV_COMMIT (EV_BCC | EV_PRED | EV_ERET)
@@ -170,6 +174,7 @@ typedef struct EventStructure {
   bool cutoff;          /* some thread path was cut off */
   const char *cutoff_label;
   int refuse_ev;        /* an EV_REFUSE event, or -1 */
+  bool handler_fault;   /* a thread faults inside its fault handler */
 
   /* Full-dimension relations (over all n events). */
   Dim full;

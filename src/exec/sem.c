@@ -1175,8 +1175,13 @@ static void run_instruction(SemCtx *c, int pc, Arena *scratch);
 /* After a fault at entry pc (herd's add_fault). */
 static void take_fault(SemCtx *c, int pc, Arena *scratch) {
   const Thread *h = c->main_code->handler;
-  if (h && c->in_handler)
-    sem_error(c, "a fault inside a fault handler is not supported");
+  if (h && c->in_handler) {
+    /* herd: the thread's code ends here, with a warning for each
+     * execution the model allows, which is then left out */
+    sem_refuse_why(c, REFUSE_HANDLER_FAULT);
+    emit_path(c, false, NULL);
+    return;
+  }
   if (c->in_handler) return; /* a second fault after a handled one: dropped */
   if (h) {
     c->code = h;

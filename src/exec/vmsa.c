@@ -360,14 +360,6 @@ bool vmsa_access_an(SemCtx *c, SVal *a, bool write, bool updatedb, uint64_t an, 
   if (write || (m.ha && !m.hw)) types[nt++] = FT_MMU_PERMISSION;
   int alt = sem_choose(c, 1 + nt);
   if (alt > 0) {
-    if (sem_in_handler(c)) {
-      /* corral has no fault inside a fault handler: refused if it may
-       * happen (sem_refuse) */
-      sem_assume(c, bad);
-      sem_refuse(c);
-      sem_exit(c);
-      return false;
-    }
     mmu_fault(c, *a, pte, bad, types[alt - 1], m, write, an);
     return false;
   }
