@@ -129,6 +129,8 @@ typedef struct Program {
    * value has af:0, each of which a spurious update may set before the
    * threads run (nspur of them, a subset per structure). */
   uint64_t tthm_ha, tthm_hd, tthm_sw;
+  /* Threads at EL0 (EL0= or user=, herd's ProcsUser), bit t (vmsa.c). */
+  uint64_t el0;
   bool some_ha;
   bool tthm_all_ha, tthm_all_hd; /* HA (or HD), HD given without a thread:
                                     herd's all_ha, all_hd, the flags of the

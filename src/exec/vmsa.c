@@ -40,7 +40,12 @@
  * memory (plus known integers) is, on one path each, every symbol of the
  * test, the path being dropped unless the value is that symbol.
  *
- * Not yet (refused): EL0 threads, PTE values whose output address is a
+ * Threads at EL0 (EL0= or user=, herd's check_el0 and mk_pte_fault):
+ * out of their handler, an access faults (Permission) on an entry with
+ * el0 clear; a direct access (physical address, page-table entry) faults
+ * (Permission, EL0) and ends the thread.
+ *
+ * Not yet (refused): PTE values whose output address is a
  * page-table entry, an address read from memory that is no symbol of the
  * test (an integer, a symbol plus an offset read from memory: the path
  * where it is so is refused, REFUSE_KVM_ADDRESS), -variant PhantomOnLoad
@@ -120,6 +125,24 @@ void vmsa_check_tthm(const Test *t, Err *err) {
   if (tthm) parse_tthm(tthm, t->nthreads, err, (SrcPos){t->file, 1, 1});
 }
 
+/* The EL0= (or user=) field (herd's LexScan.procs): thread names P<n>
+ * separated by blanks or commas. */
+static void parse_el0(Program *p, const char *s, Err *err, SrcPos where) {
+  for (const char *q = s; *q;) {
+    if (*q == ' ' || *q == ',') {
+      q++;
+      continue;
+    }
+    if (*q != 'P' || q[1] < '0' || q[1] > '9')
+      err_raise(err, ERRK_SEMANTIC, where, "'%s' is not a list of thread names", s);
+    long n = 0;
+    for (q++; *q >= '0' && *q <= '9'; q++)
+      if (n < 1000000) n = n * 10 + (*q - '0');
+    if (n >= 64) err_raise(err, ERRK_SEMANTIC, where, "EL0= for thread P%ld: at most 64 threads are supported", n);
+    p->el0 |= (uint64_t)1 << n;
+  }
+}
+
 void vmsa_program_setup(Program *p, Err *err) {
   SrcPos where = {p->test->file, 1, 1};
   if (p->narrays > 0) err_raise(err, ERRK_SEMANTIC, where, "arrays under -variant kvm are not supported yet");
@@ -129,11 +152,9 @@ void vmsa_program_setup(Program *p, Err *err) {
     p->tthm_ha = m.ha, p->tthm_hd = m.hd, p->tthm_sw = m.sw;
     p->some_ha = m.some_ha, p->tthm_all_ha = m.all_ha, p->tthm_all_hd = m.all_hd;
   }
-  /* threads at EL0 (EL0=P0): the el0 field would make their accesses
-   * fault; not modelled yet, so refused rather than run at EL1 */
-  if (test_meta(p->test, "EL0"))
-    err_raise(err, ERRK_SEMANTIC, where, "threads at EL0 (EL0=%s) under -variant kvm are not supported yet",
-              test_meta(p->test, "EL0"));
+  const char *el0 = test_meta(p->test, "EL0");
+  if (!el0) el0 = test_meta(p->test, "user");
+  if (el0) parse_el0(p, el0, err, where);
   /* an entry PTE(x) implies a virtual x */
   for (int s = 0; s < p->syms.count; s++) {
     const char *n = intern_name(&p->syms, s);
@@ -288,6 +309,22 @@ static void hw_update(SemCtx *c, SVal entry, SVal pte, SVal check, bool db) {
   sem_ctrl_reset(c);
 }
 
+/* herd's mk_pte_fault: a thread at EL0 accessing a physical address or a
+ * page-table entry; a commit data-dependent on the address controls a
+ * Permission fault (message EL0, the access's annotation), and the
+ * thread ends there, whatever its handler. */
+static void el0_fault(SemCtx *c, SVal a, bool write, uint64_t an) {
+  SVal cond = sem_int(c, 1);
+  cond.deps = a.deps;
+  SVal commit = sem_commit(c, cond, EV_PRED, 0);
+  sem_ctrl_dep(c, commit);
+  a.deps = 0;
+  SemFault f = {FT_MMU_PERMISSION, write, true, a, FM_EL0};
+  sem_add_tags(c, sem_fault_event(c, &f), an);
+  sem_ctrl_reset(c);
+  sem_exit(c);
+}
+
 bool vmsa_access(SemCtx *c, SVal *a, bool write, uint64_t *tags) {
   uint64_t an = *tags & (sem_tag(c, "A") | sem_tag(c, "Q") | sem_tag(c, "L"));
   return vmsa_access_an(c, a, write, write, an, tags);
@@ -328,8 +365,14 @@ bool vmsa_access_an(SemCtx *c, SVal *a, bool write, bool updatedb, uint64_t an, 
     *a = known;
     off = sem_int(c, plus);
   }
+  bool el0 = (p->el0 >> sem_thread(c)) & 1;
   if (k.sym >= p->kvm_nsyms || p->pa_of[k.sym] < 0) {
-    /* a physical address or a page-table entry: a direct access */
+    /* a physical address or a page-table entry: a direct access, which
+     * a thread at EL0 may not make (herd's mk_pte_fault) */
+    if (el0) {
+      el0_fault(c, *a, write, an);
+      return false;
+    }
     if (lit_sym_kind(intern_name(&p->syms, k.sym)) == SK_PTE) {
       *tags |= p->pte_tag;
       /* herd's fire_spurious_af: with TTHM's HA or HD anywhere, a write
@@ -350,6 +393,10 @@ bool vmsa_access_an(SemCtx *c, SVal *a, bool write, bool updatedb, uint64_t an, 
   SVal pte = sem_load(c, entry, 8, wt);
   sem_add_flags(c, pte, EV_NEXP);
   SVal bad = fault_cond(c, pte, write, m);
+  /* a thread at EL0, out of its handler, faults on an entry without el0
+   * (herd's check_el0): a Permission fault when valid (and af) */
+  el0 = el0 && !sem_in_handler(c);
+  if (el0) bad = or(c, bad, not(c, field(c, pte, PTE_EL0)));
   /* one alternative per outcome: the access, or a fault of each type
    * that may occur (AccessFlag only without ha, Permission for a write,
    * or a read whose access flag is checked with ha) */
@@ -357,7 +404,7 @@ bool vmsa_access_an(SemCtx *c, SVal *a, bool write, bool updatedb, uint64_t an, 
   int nt = 0;
   types[nt++] = FT_MMU_TRANSLATION;
   if (!m.ha) types[nt++] = FT_MMU_ACCESSFLAG;
-  if (write || (m.ha && !m.hw)) types[nt++] = FT_MMU_PERMISSION;
+  if (write || el0 || (m.ha && !m.hw)) types[nt++] = FT_MMU_PERMISSION;
   int alt = sem_choose(c, 1 + nt);
   if (alt > 0) {
     mmu_fault(c, *a, pte, bad, types[alt - 1], m, write, an);
