@@ -710,6 +710,12 @@ void sem_ctrl_dep(SemCtx *c, SVal from) { c->ctrl_from |= from.deps; }
 
 void sem_ctrl_reset(SemCtx *c) { c->ctrl_from = 0; }
 
+SVal sem_ctrl_take(SemCtx *c) {
+  SVal r = {SYM_NONE, c->ctrl_from, false, false};
+  c->ctrl_from = 0;
+  return r;
+}
+
 void sem_order_dep(SemCtx *c, SVal from) { c->order_from |= from.deps; }
 
 void sem_data_dep(SemCtx *c, SVal from) { c->data_from |= from.deps; }

@@ -142,6 +142,9 @@ void sem_ctrl_dep(SemCtx *c, SVal from);
 /* Events created after this call get no more iico_ctrl edges (until the
  * next sem_ctrl_dep). */
 void sem_ctrl_reset(SemCtx *c);
+/* sem_ctrl_reset, returning what controlled the events until now (for a
+ * later sem_ctrl_dep). */
+SVal sem_ctrl_take(SemCtx *c);
 /* The next event created is iico_order-after the events of `from`: an
  * order with neither data nor control (herd's SWP: its write after its
  * read). */

@@ -290,15 +290,37 @@ static bool cas_check(SemCtx *c, SVal *a, int alt) {
  * Every alternative reads Xn and Rs (a data port, as herd reads it as a
  * value) and has a commit (PRED) computing "memory = Rs", which controls
  * the write.  Rt is read by the succeeding alternatives only. */
+/* -variant kvm: herd's three groups of alternatives each translate the
+ * address once (vmsa_access_an, before the group splits: one fault per
+ * group): success and failure with write-back as writes, failure without
+ * a write as a read, all three may update db (herd's updatedb); a fault
+ * has the read's annotation (A for CASA, CASAL).  The check's commit
+ * controls the memory accesses only (herd's aarch64_cas_ok / _no: its
+ * ctrl output to the read and the write), returned in *pte; *pt gets the
+ * PTE tag of an access to an entry.  The alternative, or -1 on a fault. */
+static int cas_translate(SemCtx *c, const Instr *ins, SVal *a, SVal *pte, uint64_t *pt) {
+  static const int first[3] = {3, 2, 0}, count[3] = {2, 1, 2};
+  int g = sem_choose(c, 3);
+  AAMo mo = AA_FLAG_MO(ins->flags);
+  uint64_t an = mo == AA_MO_A || mo == AA_MO_AL ? sem_tag(c, "A") : 0;
+  if (!vmsa_access_an(c, a, g != 2, true, an, pt)) return -1;
+  *pte = sem_ctrl_take(c);
+  return first[g] + (count[g] > 1 ? sem_choose(c, 2) : 0);
+}
+
 static void cas(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
-  bool memtag = sem_program(c)->memtag;
-  SVal a = rd_ord(c, o[2].reg), expect = {0};
-  if (!memtag) expect = rd_val(c, &o[0]), sem_data_port(c, expect);
+  bool memtag = sem_program(c)->memtag, kvm = sem_program(c)->kvm;
+  SVal a = rd_ord(c, o[2].reg), expect = {0}, pte = {0};
+  uint64_t pt = 0;
+  if (!memtag && !kvm) expect = rd_val(c, &o[0]), sem_data_port(c, expect);
   bool noret = o[0].reg == AA_ZR;
-  int alt = sem_choose(c, 5);
+  int alt = kvm ? cas_translate(c, ins, &a, &pte, &pt) : sem_choose(c, 5);
+  if (alt < 0) return;
   if (memtag) {
     if (!cas_check(c, &a, alt)) return;
+  }
+  if (memtag || kvm) {
     expect = rd_val(c, &o[0]);
     sem_data_port(c, expect);
   }
@@ -308,7 +330,9 @@ static void cas(SemCtx *c, const Instr *ins) {
   uint64_t rtags = ok || writeback || noret
                        ? read_tags(c, ins, noret)
                        : (mo == AA_MO_A || mo == AA_MO_AL ? sem_tag(c, "A") : 0);
-  SVal old = sem_load(c, a, access_size(ins), rtags);
+  sem_ctrl_dep(c, pte);
+  SVal old = sem_load(c, a, access_size(ins), rtags | pt);
+  sem_ctrl_reset(c);
   SVal eq = sem_op(c, S_EQ, old, expect);
   SVal commit = sem_commit(c, eq, EV_PRED, 0);
   sem_assume(c, ok ? eq : sem_op1(c, S_NOT, eq));
@@ -322,10 +346,13 @@ static void cas(SemCtx *c, const Instr *ins) {
    * structure: no commit -> Rs edge) */
   if (alt == 4 || writeback) wr_val(c, &o[0], old);
   sem_ctrl_dep(c, commit);
+  sem_ctrl_dep(c, pte);
   /* the write-back stores the value read, but herd draws no iico_data
    * edge from the read: the value is the one the commit compared */
   SVal back = {old.s, 0, old.unk, old.hv};
-  sem_store(c, a, writeback ? back : nv, access_size(ins), write_tags(c, ins));
+  sem_store(c, a, writeback ? back : nv, access_size(ins), write_tags(c, ins) | pt);
+  sem_ctrl_reset(c);
+  sem_ctrl_dep(c, commit);
   if (alt == 3) wr_val(c, &o[0], expect);
 }
 
@@ -863,7 +890,7 @@ static bool exec_memory(SemCtx *c, const Instr *ins) {
     case AA_STR: case AA_STLR: case AA_SWP: case AA_LDOP: case AA_STOP:
       break;
     case AA_LDXR: case AA_LDAXR: case AA_STXR: case AA_STLXR: case AA_STXP: case AA_LDP:
-    case AA_LDPSW: case AA_STP: case AA_LDXP: case AA_CAS: case AA_CASP:
+    case AA_LDPSW: case AA_STP: case AA_LDXP: case AA_CASP:
       sem_unsupported(c, "under -variant kvm");
     default:
       break;
