@@ -59,7 +59,8 @@ CONFORM_SUITES ?= --suite article --suite x86 --suite ppc --suite linux --suite 
                   --suite cat-herding-cats --suite cat-aarch64-pick --suite gen-c --suite gen-x86 \
                   --suite gen-aarch64 --suite gen-arm --suite gen-ppc --suite gen-riscv \
                   --suite cat-bpf --suite cat-tutorial --suite cat-aarch64-down-one-leg \
-                  --suite cat-aarch64-ifetch --suite cat-aarch64-mixed --suite cat-aarch64-ets2 --suite cat-aarch64-mte
+                  --suite cat-aarch64-ifetch --suite cat-aarch64-mixed --suite cat-aarch64-ets2 --suite cat-aarch64-mte \
+                  --suite cat-aarch64-vmsa
 CONFORM  = $(SHARED)/tools/conform
 # The GPU verdict corpus (../shared/gpu): the suites corral passes in full,
 # under the corpus's (Dartagnan's) models and under ours.
