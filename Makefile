@@ -154,7 +154,7 @@ kernel: $(BIN)
 # library models draw, on every corpus test.  Not part of `make test`.
 MODEL_SUITES ?= --suite x86 --suite article --suite ppc --suite riscv \
                 --suite linux --suite c11 --suite c11-partialsc --suite aarch64 --suite sc \
-                --suite cat-aarch64-mte
+                --suite cat-aarch64-mte --suite cat-aarch64-mixed
 test-models: $(BIN)
 	@if [ -x "$(CONFORM)" ]; then \
 	  $(CONFORM) --corpus $(SHARED)/conformance --bin ./$(BIN) --models models \
