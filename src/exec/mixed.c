@@ -75,7 +75,7 @@ void program_set_mixed(Program *p, Err *err, SrcPos where) {
       snprintf(buf, sizeof buf, "%s+%d", name, i);
       int b = program_symbol(p, buf);
       uint64_t u = (uint64_t)init.num;
-      p->sym_init.data[b] = val_int((int64_t)((u >> (8 * i)) & 0xff));
+      p->sym_init.data[b] = val_int((int64_t)((u >> program_byte_shift(p, i, n)) & 0xff));
       LocType bt = {8, false, false};
       p->sym_type.data[b] = bt;
     }
@@ -97,6 +97,10 @@ void program_set_mixed(Program *p, Err *err, SrcPos where) {
   }
   p->observed = obs;
   p->nobserved = m;
+}
+
+int program_byte_shift(const Program *p, int i, int n) {
+  return 8 * (isa_has(p->test->arch, ISA_BIG_ENDIAN) ? n - 1 - i : i);
 }
 
 int program_byte_sym(const Program *p, int sym, int64_t off) {

@@ -227,6 +227,9 @@ int program_label_symbol(const Program *p, Val label);
 void program_set_mixed(Program *p, Err *err, SrcPos where);
 /* The byte symbol at byte offset off of symbol sym, -1 if outside it. */
 int program_byte_sym(const Program *p, int sym, int64_t off);
+/* -variant mixed: the shift of byte i of an n-byte value, by the
+ * architecture's byte order (little-endian but for ISA_BIG_ENDIAN). */
+int program_byte_shift(const Program *p, int i, int n);
 /* herd's alignment of an access of n bytes at byte offset off of symbol
  * sym (a location, or an array and its cells). */
 bool program_mixed_aligned(const Program *p, int sym, int64_t off, int n);

@@ -441,8 +441,8 @@ static void mixed_check_aligned(SemCtx *c, SVal addr, int size) {
             size);
 }
 
-/* -variant mixed: n byte reads; the value is their little-endian
- * combination and depends on all of them. */
+/* -variant mixed: n byte reads; the value is their combination in the
+ * architecture's byte order (program_byte_shift) and depends on all of them. */
 static SVal mixed_load(SemCtx *c, SVal addr, int size, uint64_t tags) {
   mixed_check_aligned(c, addr, size);
   SVal acc = {SYM_NONE, 0, false, 0};
@@ -454,9 +454,9 @@ static SVal mixed_load(SemCtx *c, SVal addr, int size, uint64_t tags) {
     if (i == 0) first = e->sub;
     e->acc = first;
     if (i == 0)
-      acc = byte;
+      acc = sem_op(c, S_SHL, byte, sem_int(c, program_byte_shift(c->prog, 0, size)));
     else
-      acc = sem_op(c, S_OR, acc, sem_op(c, S_SHL, byte, sem_int(c, 8 * i)));
+      acc = sem_op(c, S_OR, acc, sem_op(c, S_SHL, byte, sem_int(c, program_byte_shift(c->prog, i, size))));
   }
   return acc;
 }
@@ -508,7 +508,8 @@ static void mark_data_ports(SemCtx *c, uint64_t deps) {
   }
 }
 
-/* -variant mixed: n byte writes, byte i holding bits 8i..8i+7. */
+/* -variant mixed: n byte writes, byte i holding the 8 bits at
+ * program_byte_shift (bits 8i..8i+7 little-endian). */
 static SVal mixed_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags) {
   Val k;
   if (sem_is_const(c, data, &k) && k.kind != VAL_INT)
@@ -520,7 +521,7 @@ static SVal mixed_store(SemCtx *c, SVal addr, SVal data, int size, uint64_t tags
   for (int i = 0; i < size; i++) {
     Event e = blank_event(EV_W);
     e.loc = mixed_byte_loc(c, addr, size, i);
-    e.val = sem_mask(c, sem_op(c, S_SHR, data, sem_int(c, 8 * i)), 8).s;
+    e.val = sem_mask(c, sem_op(c, S_SHR, data, sem_int(c, program_byte_shift(c->prog, i, size))), 8).s;
     e.size = 1;
     e.acc_size = (uint8_t)size;
     e.tags = tags;

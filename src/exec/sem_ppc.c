@@ -216,6 +216,10 @@ static void exec_ppc(SemCtx *c, const Instr *ins) {
     int rsize;
     bool has = sem_reservation(c, &resv, &rsize);
     sem_clear_reservation(c);
+    /* -variant mixed: herd's successful stwcx. writes one event of the
+     * whole word among byte events, whose treatment we do not reproduce */
+    if (has && sem_program(c)->mixed)
+      sem_error(c, "-variant mixed: a store-conditional that may succeed is not supported");
     /* alternative 0: failure; 1: success at the reserved address.  As in
      * herd (PPCSem.ml, Pstwcx), everything after the register reads
      * depends on all of them: CR0 takes data from rS, rA and rB. */

@@ -114,7 +114,7 @@ static bool mixed_final_value(Engine *g, int s, Val *out) {
   for (int i = 0; i < p->byte_count[s]; i++) {
     Val b;
     if (!global_final_value(g, p->byte_base[s] + i, &b) || b.kind != VAL_INT) return false;
-    u |= ((uint64_t)b.num & 0xff) << (8 * i);
+    u |= ((uint64_t)b.num & 0xff) << program_byte_shift(p, i, p->byte_count[s]);
   }
   *out = val_int((int64_t)u);
   return true;

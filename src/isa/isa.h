@@ -54,6 +54,9 @@ enum {
   /* thread headers may carry herd's procRules annotations, P0:a,b;
    * corral accepts the empty list, P0: */
   ISA_PROC_ANNOT = 1u << 9,
+  /* -variant mixed: memory is big-endian (herd's PPC), byte 0 of an
+   * access holds its most significant bits */
+  ISA_BIG_ENDIAN = 1u << 10,
 };
 
 typedef enum Arch {

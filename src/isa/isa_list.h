@@ -21,7 +21,7 @@
 /*  ID       NAME       ALIAS     FRONT             SEM          MODEL                FAMILY     RMW_TAG  FLAGS */
 ISA(X86,     "X86",     NULL,     x86_arch_ops,     sem_x86,     "x86tso.cat",        "X86",     "X",     ISA_RMW_ONE_INSTR | ISA_GRAPH_NO_DOLLAR)
 ISA(X86_64,  "X86_64",  NULL,     x86_64_arch_ops,  sem_x86_64,  "x86tso-mixed.cat",  "X86",     "X",     ISA_RMW_ONE_INSTR | ISA_MIXED)
-ISA(PPC,     "PPC",     NULL,     ppc_arch_ops,     sem_ppc,     "ppc.cat",           "PPC",     "X",     0)
+ISA(PPC,     "PPC",     NULL,     ppc_arch_ops,     sem_ppc,     "ppc.cat",           "PPC",     "X",     ISA_MIXED | ISA_BIG_ENDIAN)
 ISA(ARM,     "ARM",     NULL,     arm_arch_ops,     sem_arm,     "arm.cat",           "ARM",     "X",     0)
 ISA(AARCH64, "AArch64", NULL,     aarch64_arch_ops, sem_aarch64, "aarch64.cat",       "AArch64", "X",     ISA_GRAPH_ANNOT | ISA_REG_ENV | ISA_LOAD_MASKS | ISA_MIXED | ISA_INSTR_VALUES | ISA_PROC_ANNOT)
 ISA(RISCV,   "RISCV",   "RISC-V", riscv_arch_ops,   sem_riscv,   "riscv.cat",         "RISCV",   "X",     ISA_MIXED)
