@@ -245,7 +245,7 @@ static bool const_loc(const EventStructure *es, const Event *e, Val *out) {
 static CR_NORETURN void mixed_reject(Engine *g, const Event *e, Val l) {
   const Thread *th = &g->t->threads[e->thread];
   err_raise(g->err, ERRK_SEMANTIC, th->entries[e->code_index].pos,
-            "mixed-size test rejected (symbol %s+%lld), consider option -variant mixed",
+            "mixed-size test rejected (symbol [%s+%lld]), consider option -variant mixed",
             intern_name(&g->p->syms, l.sym), (long long)l.num);
 }
 
