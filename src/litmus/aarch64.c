@@ -708,6 +708,38 @@ static void parse_alu(AsmScan *s, Instr *ins, Form form) {
   }
 }
 
+static void print_instr(const Instr *ins, StrBuf *out,
+                        const char *(*rename)(void *, const char *), void *ctx, bool compat);
+
+/* herd's AArch64Base.is_valid for the ALU operations with an immediate
+ * (genParser's "Illegal instruction"): ADD/SUB/ADDS/SUBS take no zero
+ * register as source, ADD/SUB none as destination (it would be SP), and
+ * a 12-bit unsigned immediate shifted by 0 or 12; AND/EOR/ORR no zero
+ * register as destination. */
+static void check_alu_valid(AsmScan *s, const Instr *ins) {
+  if (ins->nops < 3 || ins->ops[2].kind != OPK_IMM) return;
+  const Operand *d = &ins->ops[0], *n = &ins->ops[1], *k = &ins->ops[2];
+  bool addsub = ins->op == AA_ADD || ins->op == AA_SUB || ins->op == AA_ADDS ||
+                ins->op == AA_SUBS;
+  bool ok = true;
+  if (addsub) {
+    long long a = k->imm < 0 ? -(long long)k->imm : (long long)k->imm;
+    if (n->kind == OPK_REG && n->reg == AA_ZR) ok = false;
+    if ((ins->op == AA_ADD || ins->op == AA_SUB) && d->kind == OPK_REG && d->reg == AA_ZR)
+      ok = false;
+    if ((k->imm2 != 0 && k->imm2 != 12) || a > 4095) ok = false;
+  } else if (ins->op == AA_AND || ins->op == AA_EOR || ins->op == AA_ORR) {
+    if (d->kind == OPK_REG && d->reg == AA_ZR) ok = false;
+  }
+  if (ok) return;
+  StrBuf b;
+  sb_init(&b);
+  print_instr(ins, &b, NULL, NULL, true);
+  char *text = arena_strdup(s->arena, sb_cstr(&b));
+  sb_free(&b);
+  err_raise(s->err, ERRK_SYNTAX, s->start, "Illegal instruction '%s'", text);
+}
+
 /* MOVZ Rd,k{,LSL k} */
 static void parse_movw(AsmScan *s, Instr *ins) {
   parse_reg(s, ins);
@@ -761,6 +793,7 @@ static void parse_operands(AsmScan *s, Instr *ins, const Decoded *d) {
   case F_OP: case F_OPV: case F_ADDSUB: case F_CMP: case F_TST: case F_NEG:
   case F_MVN:
     parse_alu(s, ins, form);
+    check_alu_valid(s, ins);
     break;
   case F_SXTW:
     parse_reg_view(s, ins, AA_X), asm_expect(s, ','), parse_reg_view(s, ins, AA_W);
