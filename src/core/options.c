@@ -482,7 +482,7 @@ static int o_refused(corral_options *o, const char *n, const char *a, char **m) 
   const OptDef *d = find_opt(n);
   if (check_arg(d->arg, n, a, m)) return -1;
   if (herd_default(n, a)) return 0;
-  return fail(m, "option %s (herd7: %s) is not supported by corral%s", n, d->help);
+  return fail(m, "option %s (herd7: %s) is not supported by corral", n, d->help);
 }
 
 /* The row of an option the library applies (not -version, -libdir,
