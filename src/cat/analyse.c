@@ -217,35 +217,16 @@ static Mono mono_call(Ana *a, const CFun *fn, int t, Mono arg) {
   return m;
 }
 
+static bool bound_before_choice(const void *ctx, int slot) {
+  const Ana *a = ctx;
+  return slot < a->wslot && a->bound_top[slot];
+}
+
 /* Can e be evaluated when the search starts, whatever the candidate: a
  * closed expression of relational operators over predefined names and
  * globals bound at top level before the choice? */
 static bool guardable(const Ana *a, const CExpr *e) {
-  switch (e->kind) {
-  case E_ZERO:
-  case E_EMPTY:
-  case CV_PREDEF:
-    return true;
-  case CV_GLOBAL:
-    return e->slot < a->wslot && a->bound_top[e->slot];
-  case E_UNION:
-  case E_SEQ:
-    for (int i = 0; i < e->nargs; i++)
-      if (!guardable(a, e->args[i])) return false;
-    return true;
-  case E_INTER:
-  case E_DIFF:
-  case E_PROD:
-    return guardable(a, e->a) && guardable(a, e->b);
-  case E_STAR:
-  case E_PLUS:
-  case E_OPT:
-  case E_INV:
-  case E_BRACKET:
-    return guardable(a, e->a);
-  default:
-    return false;
-  }
+  return cexpr_closed_over(e, bound_before_choice, a);
 }
 
 /* An operator node that is empty when one of some operands is (seq,

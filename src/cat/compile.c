@@ -827,6 +827,35 @@ CProg *cat_compile(CatModel *m, const CatConfig *cfg, Err *err) {
   return p;
 }
 
+bool cexpr_closed_over(const CExpr *e, bool (*global_ok)(const void *ctx, int slot),
+                       const void *ctx) {
+  switch (e->kind) {
+  case E_ZERO:
+  case E_EMPTY:
+  case CV_PREDEF:
+    return true;
+  case CV_GLOBAL:
+    return global_ok(ctx, e->slot);
+  case E_UNION:
+  case E_SEQ:
+    for (int i = 0; i < e->nargs; i++)
+      if (!cexpr_closed_over(e->args[i], global_ok, ctx)) return false;
+    return true;
+  case E_INTER:
+  case E_DIFF:
+  case E_PROD:
+    return cexpr_closed_over(e->a, global_ok, ctx) && cexpr_closed_over(e->b, global_ok, ctx);
+  case E_STAR:
+  case E_PLUS:
+  case E_OPT:
+  case E_INV:
+  case E_BRACKET:
+    return cexpr_closed_over(e->a, global_ok, ctx);
+  default:
+    return false;
+  }
+}
+
 void cat_prog_free(CProg *p) {
   if (!p) return;
   arena_free(&p->arena);

@@ -421,6 +421,15 @@ void run_bind_global(Run *r, int slot, Value *v, int stage);
 void run_with_plain(Run *r, int i, Value *set, uint64_t flags);
 void run_letrec_force(Run *r, const CIns *ci);
 bool run_slot_visible(const Run *r, int slot);
+
+/* Is e a closed expression of relational operators (union, sequence,
+ * intersection, difference, product, closures, inverse, bracket) over
+ * constants, predefined names and globals each of which global_ok accepts
+ * (compile.c)?  What the conditional pruning of a with can evaluate when
+ * the search starts: analyse.c decides its guards with it, search.c
+ * checks at run time that their globals are bound. */
+bool cexpr_closed_over(const CExpr *e, bool (*global_ok)(const void *ctx, int slot),
+                       const void *ctx);
 /* search.c */
 void run_with(Run *r, int i, Value *set, uint64_t flags);
 /* prims.c */

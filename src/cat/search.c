@@ -37,29 +37,15 @@ typedef struct Search {
 
 /* ------------------------------------------------------------ guards */
 
-/* Is every global e reads bound by now (at the with, in this run)? */
+static bool bound_now(const void *ctx, int slot) {
+  const Run *r = ctx;
+  return run_slot_visible(r, slot) && r->g[slot].state != SLOT_EMPTY;
+}
+
+/* Is every global e reads bound by now (at the with, in this run)?  e is
+ * a guard's operand, closed by construction (analyse.c's guardable). */
 static bool guard_bound(const Run *r, const CExpr *e) {
-  switch (e->kind) {
-  case CV_GLOBAL:
-    return run_slot_visible(r, e->slot) && r->g[e->slot].state != SLOT_EMPTY;
-  case E_UNION:
-  case E_SEQ:
-    for (int i = 0; i < e->nargs; i++)
-      if (!guard_bound(r, e->args[i])) return false;
-    return true;
-  case E_INTER:
-  case E_DIFF:
-  case E_PROD:
-    return guard_bound(r, e->a) && guard_bound(r, e->b);
-  case E_STAR:
-  case E_PLUS:
-  case E_OPT:
-  case E_INV:
-  case E_BRACKET:
-    return guard_bound(r, e->a);
-  default:
-    return true; /* constants, predefined names (analyse.c's guardable) */
-  }
+  return cexpr_closed_over(e, bound_now, r);
 }
 
 /* Does guard g hold now: is one of its operands empty? */
