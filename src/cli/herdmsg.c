@@ -56,10 +56,19 @@ static const struct {
     {"thread ", "Bad process P%s", false},  /* "thread N does not exist" */
 };
 
+/* Prefixes of corral messages that herd7 raises as Warn.fatal. */
+static const char *const fatal_prefixes[] = {
+    "Non symbolic location with no initial write: ",
+    "illegal shift immediate ",
+    "I_CMPXCHG not implemented",
+    "I_MOVSD not implemented",
+};
+
 char *herd_test_warning(const char *path, const char *diag) {
   char *m = diag_message(diag);
   char *text = NULL;
   bool user = true;
+  const char *nl = "";
   if (!m) {
     text = strdup("cannot simulate this test");
   } else if (!strcmp(m, "cannot open file")) {
@@ -84,8 +93,26 @@ char *herd_test_warning(const char *path, const char *diag) {
       user = wording[i].user;
     }
     if (!text) text = strdup(m);
+    /* herd's Warn.fatal messages: no "(User error)"; the one of mem.ml
+     * ends with a newline of its own */
+    for (size_t i = 0; i < sizeof fatal_prefixes / sizeof fatal_prefixes[0]; i++)
+      if (!strncmp(m, fatal_prefixes[i], strlen(fatal_prefixes[i]))) user = false;
+    if (!strncmp(m, fatal_prefixes[0], strlen(fatal_prefixes[0]))) nl = "\n";
   }
-  char *line = printf_alloc("Warning: File \"%s\": %s%s\n", path, text, user ? " (User error)" : "");
+  /* herd's parse errors are located: line, characters (0-based, end
+   * excluded) of the token */
+  int l, c;
+  size_t pl = strlen(path);
+  char loc[64] = "";
+  if (m && !strncmp(m, "unexpected '", 12) && strstr(m, "' (in ") && diag &&
+      !strncmp(diag, path, pl) && sscanf(diag + pl, ":%d:%d:", &l, &c) == 2) {
+    int tl = (int)(strstr(m, "' (in ") - (m + 12));
+    snprintf(loc, sizeof loc, ", line %d, characters %d-%d", l, c - 1, c - 1 + tl);
+  }
+  char *line = printf_alloc("Warning: File \"%s\"%s: %s", path, loc, text);
+  char *full = printf_alloc("%s%s\n", line, user ? " (User error)" : nl, "");
+  free(line);
+  line = full;
   free(text);
   free(m);
   return line;

@@ -292,6 +292,29 @@ static bool byte_event(const Program *p, const EventStructure *es, int e) {
   return p->mixed && l->op == S_CONST && l->k.kind == VAL_ADDR && l->k.sym >= p->mixed_nsyms0;
 }
 
+/* herd's message for a read of an address that is a number (XZR as a
+ * base) that no write feeds (mem.ml, not a user error). */
+static CR_NORETURN void unfed_error(Engine *g, Val loc) {
+  if (loc.kind == VAL_INT)
+    eng_err(g, "Non symbolic location with no initial write: '[%lld]'", (long long)loc.num);
+  eng_err(g, "Non symbolic location with no initial write");
+}
+
+/* herd's check_symbolic_locations: every access is to a symbol or a
+ * label, not to a number (XZR as a base).  herd checks each solved
+ * candidate: under -variant ifetch, a structure whose fetches fail is
+ * dropped first. */
+static void nonsymbolic_check(Engine *g, Shared *sh, Arena *a) {
+  const EventStructure *es = sh->es;
+  for (int e = 0; e < es->nrel; e++) {
+    if (!(es->ev[e].flags & EV_MEM) || es->ev[e].loc == SYM_NONE) continue;
+    const SymNode *l = &es->nodes[es->ev[e].loc];
+    if (l->op != S_CONST || l->k.kind != VAL_INT) continue;
+    if (g->p->ifetch && !fetch_rf_satisfiable(g, sh, a)) return;
+    eng_err(g, "Non-symbolic memory access found on '[%lld]'", (long long)l->k.num);
+  }
+}
+
 static void compute_candidates(Engine *g, Shared *sh, Arena *a) {
   const EventStructure *es = sh->es;
   sh->cands = ARENA_NEWN(a, int *, es->nreads + 1);
@@ -301,6 +324,7 @@ static void compute_candidates(Engine *g, Shared *sh, Arena *a) {
   rel_or(es->full, iico, iico, es->iico_order);
   rel_closure(es->full, iico);
   bool unfed = false; /* a read no write can feed */
+  Val unfed_loc = {0};
   for (int i = 0; i < es->nreads; i++) {
     int r = es->reads[i];
     sh->cands[i] = ARENA_NEWN(a, int, es->nwrites + 2);
@@ -313,20 +337,22 @@ static void compute_candidates(Engine *g, Shared *sh, Arena *a) {
       sh->cands[i][sh->ncands[i]++] = w;
     }
     if (sh->ncands[i] == 0 && lr->op == S_CONST && lr->k.kind != VAL_ADDR) {
-      if (!g->p->ifetch) eng_err(g, "Non symbolic location with no initial write");
+      /* herd names the last one, in its order of events */
+      unfed_loc = lr->k;
       unfed = true;
     }
     if (g->p->deps && (es->ev[r].flags & EV_SPEC))
       sh->cands[i][sh->ncands[i]++] = -1; /* reads from nowhere */
   }
+  if (unfed && !g->p->ifetch) unfed_error(g, unfed_loc);
   if (g->p->mixed_unaligned) mixed_check_overlaps(g, es);
   if (!g->p->mixed) mixed_size_checks(g, es, sh->cands, sh->ncands);
   sh->read_index = ARENA_NEWN(a, int, es->n + 1);
   for (int e = 0; e < es->n; e++) sh->read_index[e] = -1;
   for (int i = 0; i < es->nreads; i++) sh->read_index[es->reads[i]] = i;
   /* -variant ifetch: herd drops the structure first if its fetches fail */
-  if (unfed && fetch_rf_satisfiable(g, sh, a))
-    eng_err(g, "Non symbolic location with no initial write");
+  if (unfed && fetch_rf_satisfiable(g, sh, a)) unfed_error(g, unfed_loc);
+  nonsymbolic_check(g, sh, a);
   sh->early_at = early_reads(g, sh, a);
   sh->static_locs = true;
   for (int e = 0; e < es->nrel; e++)

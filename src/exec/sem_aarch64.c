@@ -623,8 +623,9 @@ static void alu_ext(SemCtx *c, const Instr *ins) {
 static void movw(SemCtx *c, const Instr *ins) {
   const Operand *o = ins->ops;
   int64_t s = o[1].imm2 < 0 ? 0 : o[1].imm2;
-  if (s % 16 != 0 || s >= width(&o[0]))
-    sem_error(c, "AArch64 instruction '%s': illegal shift", ins->text);
+  if (s % 16 != 0 || s >= width(&o[0]))  /* MOVK only: is_valid checked the others */
+    sem_error(c, "illegal shift immediate %lld in V%d instruction movk", (long long)s,
+              width(&o[0]));
   SVal k = k_(c, (int64_t)((uint64_t)o[1].imm << s));
   if (ins->op == AA_MOVZ) return wr_raw(c, &o[0], k);
   if (ins->op == AA_MOVN) return wr_raw(c, &o[0], not_(c, k));

@@ -140,9 +140,6 @@ bool aarch64_exec_mte(SemCtx *c, const Instr *ins) {
   if (AA_IS_MTE(ins->op) && sem_program(c)->kvm)
     sem_unsupported(c, "the tag instructions under -variant memtag with -variant kvm are not "
                        "supported yet");
-  if (AA_IS_MTE(ins->op) && (o[1].sub == AA_AM_PRE || o[1].sub == AA_AM_POST))
-    sem_unsupported(c, "herd7 7.58 parses but does not run the pre- and post-indexed forms: "
-                       "illegal instruction");
   switch ((AAOp)ins->op) {
   case AA_STG:
     need_memtag(c, "STG");

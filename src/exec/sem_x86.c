@@ -9,6 +9,8 @@
  * dependencies.  XCHG with memory and LOCK-prefixed instructions access
  * memory atomically (annotation X), which the engine pairs into rmw.
  */
+#include <stdio.h>
+
 #include "../litmus/x86.h"
 #include "../litmus/x86_64.h"
 #include "sem.h"
@@ -187,13 +189,33 @@ static void cmpxchg(X86Ctx *x, const Instr *ins, int acc) {
   sem_write_reg(c, x->zf, eq);
 }
 
+/* herd's X86Sem / X86_64Sem: a LOCK prefix is a user error on an
+ * instruction it does not make atomic, named as herd dumps it. */
+static void check_lock(SemCtx *c, const Instr *ins, const ArchOps *ops, uint32_t lock) {
+  Instr inner = *ins;
+  inner.flags &= ~lock;
+  StrBuf b;
+  sb_init(&b);
+  ops->print_instr(&inner, &b, NULL, NULL);
+  char text[256];
+  snprintf(text, sizeof text, "%s", sb_cstr(&b));
+  sb_free(&b);
+  sem_error(c, "Illegal lock prefix on instruction %s", text);
+}
+
 static void exec_x86(SemCtx *c, const Instr *ins) {
   X86Ctx x = {c, false, X86_ZF, X86_SF, X86_CF, 4, 0};
-  if (ins->flags & X86_F_LOCK) x.tags = sem_tag(c, "X");
+  if (ins->flags & X86_F_LOCK) {
+    X86Op op = (X86Op)ins->op;
+    if (op != X86_XCHG && op != X86_ADD && op != X86_XOR && op != X86_INC && op != X86_DEC)
+      check_lock(c, ins, &x86_arch_ops, X86_F_LOCK);
+    x.tags = sem_tag(c, "X");
+  }
   switch ((X86Op)ins->op) {
   case X86_NOP:
-  case X86_MOVSD:
     return;
+  /* herd7 7.58's X86Sem runs neither (X86_64's runs cmpxchg) */
+  case X86_MOVSD: sem_error(c, "I_MOVSD not implemented");
   case X86_MOVB: x.size = 1; goto mov;
   case X86_MOVW: x.size = 2; goto mov;
   case X86_MOVQ: x.size = 8; goto mov;
@@ -214,7 +236,7 @@ static void exec_x86(SemCtx *c, const Instr *ins) {
     return;
   case X86_CMOVC: cmovc(&x, ins); return;
   case X86_XCHG: xchg(&x, ins); return;
-  case X86_CMPXCHG: cmpxchg(&x, ins, X86_EAX); return;
+  case X86_CMPXCHG: sem_error(c, "I_CMPXCHG not implemented");
   case X86_JMP: sem_jump(c, ins->ops[0].sym); return;
   case X86_JCC: sem_branch(c, cond_value(&x, (int)ins->ops[0].imm), ins->ops[1].sym); return;
   case X86_MFENCE: sem_fence(c, sem_tag(c, "MFENCE")); return;
@@ -239,7 +261,13 @@ static int size_of_64(const Instr *ins) {
 
 static void exec_x86_64(SemCtx *c, const Instr *ins) {
   X86Ctx x = {c, true, X86_64_ZF, X86_64_SF, X86_64_CF, size_of_64(ins), 0};
-  if (ins->flags & X86_64_F_LOCK) x.tags = sem_tag(c, "X");
+  if (ins->flags & X86_64_F_LOCK) {
+    X86_64Op op = (X86_64Op)ins->op;
+    if (op != X86_64_XCHG && op != X86_64_UXCH && op != X86_64_ADD && op != X86_64_XOR &&
+        op != X86_64_INC && op != X86_64_DEC && op != X86_64_CMPXCHG)
+      check_lock(c, ins, &x86_64_arch_ops, X86_64_F_LOCK);
+    x.tags = sem_tag(c, "X");
+  }
   switch ((X86_64Op)ins->op) {
   case X86_64_NOP:
   case X86_64_CLFLUSH:

@@ -440,7 +440,9 @@ static Operand *parse_base(AsmScan *s, Instr *ins) {
   asm_expect(s, '[');
   int view = AA_X;
   int base = s->tok.kind == AT_NAME ? lookup_reg(s->tok.s, s->tok.len, &view) : -1;
-  if (base >= 0 && (view != AA_X || base == AA_ZR))
+  /* XZR is a base herd's parser takes: AArch64Base.is_valid refuses it
+   * in some instructions (check_valid), the others read address 0 */
+  if (base >= 0 && view != AA_X)
     asm_error(s, "the base register must be an X register or SP");
   Operand *m = parse_reg(s, ins);
   if (m->sreg && m->sub != AA_X) asm_error(s, "the base register must be an X register or SP");
@@ -702,8 +704,6 @@ static void parse_alu(AsmScan *s, Instr *ins, Form form) {
     asm_expect(s, ',');
     parse_op_ext(s, ins, view, form != F_OPV && ins->op != AA_BIC && ins->op != AA_BICS,
                  form == F_ADDSUB);
-    if (form == F_OPV && ins->ops[2].kind == OPK_REG && ins->ops[2].imm2 != 0)
-      asm_error(s, "a variable shift takes no shift");
     return;
   }
 }
@@ -711,30 +711,104 @@ static void parse_alu(AsmScan *s, Instr *ins, Form form) {
 static void print_instr(const Instr *ins, StrBuf *out,
                         const char *(*rename)(void *, const char *), void *ctx, bool compat);
 
-/* herd's AArch64Base.is_valid for the ALU operations with an immediate
- * (genParser's "Illegal instruction"): ADD/SUB/ADDS/SUBS take no zero
- * register as source, ADD/SUB none as destination (it would be SP), and
- * a 12-bit unsigned immediate shifted by 0 or 12; AND/EOR/ORR no zero
- * register as destination. */
-static void check_alu_valid(AsmScan *s, const Instr *ins) {
-  if (ins->nops < 3 || ins->ops[2].kind != OPK_IMM) return;
-  const Operand *d = &ins->ops[0], *n = &ins->ops[1], *k = &ins->ops[2];
-  bool addsub = ins->op == AA_ADD || ins->op == AA_SUB || ins->op == AA_ADDS ||
-                ins->op == AA_SUBS;
-  bool ok = true;
-  if (addsub) {
-    long long a = k->imm < 0 ? -(long long)k->imm : (long long)k->imm;
-    if (n->kind == OPK_REG && n->reg == AA_ZR) ok = false;
-    if ((ins->op == AA_ADD || ins->op == AA_SUB) && d->kind == OPK_REG && d->reg == AA_ZR)
-      ok = false;
-    if ((k->imm2 != 0 && k->imm2 != 12) || a > 4095) ok = false;
-  } else if (ins->op == AA_AND || ins->op == AA_EOR || ins->op == AA_ORR) {
-    if (d->kind == OPK_REG && d->reg == AA_ZR) ok = false;
+/* herd's AArch64Base.tr_mov_imm: whether MOV Rd,#k is a MOVZ or MOVN of a
+ * 16-bit chunk shifted by 0, 16, 32 or 48 (16 or 0 for a W register). */
+static bool mov_imm_ok(int64_t k, int view) {
+  for (int inv = 0; inv < 2; inv++) {
+    uint64_t v = (uint64_t)(inv ? ~k : k);
+    for (int sh = 0; sh < 64; sh += 16)
+      if ((v & ((uint64_t)0xffff << sh)) == v) return view == AA_X || sh < 32;
   }
+  return false;
+}
+
+static bool is_zr(const Operand *o) { return o->kind == OPK_REG && o->reg == AA_ZR; }
+
+/* herd's AArch64Base.is_valid for an ALU operation (AA_IS_ALU). */
+static bool alu_valid(const Instr *ins) {
+  if (ins->nops < 3) return true;
+  const Operand *d = &ins->ops[0], *n = &ins->ops[1], *k = &ins->ops[2];
+  int op = ins->op;
+  bool addsub = op == AA_ADD || op == AA_SUB || op == AA_ADDS || op == AA_SUBS;
+  if (k->kind == OPK_IMM) {
+    if (addsub) {
+      /* no XZR source; ADD/SUB no XZR destination (it would be SP); 12
+       * unsigned bits (the sign selects ADD or SUB), shifted by 0 or 12 */
+      long long a = k->imm < 0 ? -(long long)k->imm : (long long)k->imm;
+      if (is_zr(n) || ((op == AA_ADD || op == AA_SUB) && is_zr(d))) return false;
+      return (k->imm2 == 0 || k->imm2 == 12) && a <= 4095;
+    }
+    if ((op == AA_AND || op == AA_EOR || op == AA_ORR) && is_zr(d)) return false;
+    if (op == AA_AND || op == AA_ANDS || op == AA_EOR || op == AA_ORR) return k->imm2 == 0;
+    return true;
+  }
+  if (k->kind != OPK_REG) return true;
+  if (addsub && k->imm == AA_SH_ROR) return false;
+  if (op >= AA_ASR && op <= AA_ROR) return k->imm2 == 0; /* no shifted Rm */
+  /* a shift amount of 6 unsigned bits, W registers too */
+  return k->imm2 >= 0 && k->imm2 < 64;
+}
+
+/* herd's AArch64Base.is_valid for a MOV, MOVZ, MOVN (MOVK is checked by
+ * its semantics). */
+static bool mov_valid(const Instr *ins) {
+  const Operand *k = &ins->ops[1];
+  if (k->kind != OPK_IMM) return true;
+  if (ins->op == AA_MOV) return mov_imm_ok(k->imm, ins->ops[0].sub);
+  if (ins->op != AA_MOVZ && ins->op != AA_MOVN) return true;
+  if (k->imm < 0 || k->imm > 0xffff) return false;
+  if (k->imm2 < 0) return true;
+  if (k->imm2 != 0 && k->imm2 != 16 && k->imm2 != 32 && k->imm2 != 48) return false;
+  return k->imm2 < 32 || ins->ops[0].sub == AA_X;
+}
+
+/* The memory operand of an instruction, NULL if none. */
+static const Operand *mem_operand(const Instr *ins) {
+  for (int i = 0; i < ins->nops; i++)
+    if (ins->ops[i].kind == OPK_MEM) return &ins->ops[i];
+  return NULL;
+}
+
+/* herd's AArch64Base.is_valid for accesses: XZR is no base of STR (all
+ * sizes), of the byte and halfword LDR, of the 32- and 64-bit STLR,
+ * LDAR, LDAPR, LDXR, LDAXR, STXR, STLXR and CAS (the others read or write
+ * address 0); a W offset register of a byte or halfword LDR / STR is
+ * extended (UXTW, SXTW), not shifted; MTE offsets are 16-byte granules of
+ * 9 signed bits, STG / STZG / STZ2G not pre- or post-indexed. */
+static bool mem_valid(const Instr *ins) {
+  const Operand *m = mem_operand(ins);
+  if (!m) return true;
+  int size = AA_FLAG_SIZE(ins->flags);
+  int op = ins->op;
+  bool bh = size < 2;
+  if (m->reg == AA_ZR && !m->sreg) {
+    if (op == AA_STR || (op == AA_LDR && bh)) return false;
+    if (!bh && (op == AA_STLR || op == AA_LDAR || op == AA_LDAPR || op == AA_LDXR ||
+                op == AA_LDAXR || op == AA_STXR || op == AA_STLXR || op == AA_CAS))
+      return false;
+  }
+  if ((op == AA_LDR || op == AA_STR) && bh && m->imm == AA_W &&
+      (m->sub == AA_AM_REG || m->sub == AA_AM_LSL))
+    return false;
+  if (AA_IS_MTE(op)) {
+    /* herd's is_nbits_signed 9 checks the lower bound only */
+    if (op != AA_LDG && m->sub != AA_AM_IMM) return false;
+    return m->imm >= -256 && m->imm % 16 == 0;
+  }
+  return true;
+}
+
+/* herd's AArch64Base.is_valid, checked after parsing (genParser's
+ * "Illegal instruction", with the instruction as herd prints it). */
+static void check_valid(AsmScan *s, const Instr *ins) {
+  bool ok = true;
+  if (AA_IS_ALU(ins->op)) ok = alu_valid(ins);
+  else if (ins->op == AA_MOV || ins->op == AA_MOVZ || ins->op == AA_MOVN) ok = mov_valid(ins);
+  else ok = mem_valid(ins);
   if (ok) return;
   StrBuf b;
   sb_init(&b);
-  print_instr(ins, &b, NULL, NULL, true);
+  print_instr(ins, &b, NULL, NULL, false); /* herd's dump_instruction */
   char *text = arena_strdup(s->arena, sb_cstr(&b));
   sb_free(&b);
   err_raise(s->err, ERRK_SYNTAX, s->start, "Illegal instruction '%s'", text);
@@ -793,7 +867,6 @@ static void parse_operands(AsmScan *s, Instr *ins, const Decoded *d) {
   case F_OP: case F_OPV: case F_ADDSUB: case F_CMP: case F_TST: case F_NEG:
   case F_MVN:
     parse_alu(s, ins, form);
-    check_alu_valid(s, ins);
     break;
   case F_SXTW:
     parse_reg_view(s, ins, AA_X), asm_expect(s, ','), parse_reg_view(s, ins, AA_W);
@@ -973,6 +1046,7 @@ static Instr *aarch64_parse_instr(Arena *a, Err *err, const char *text,
                 text);
   }
   ins->flags |= AA_MAKE_FLAGS(size < 0 ? 3 : size, d.mo, d.aop);
+  check_valid(&s, ins);
   return ins;
 }
 

@@ -528,9 +528,9 @@ static bool vector_only(const char *u) {
 }
 
 /* The first two operands: does one name a vector register? */
-static bool vector_operands(Arena *a, Err *err, const char *text) {
+static bool vector_operands(Arena *a, Err *err, const char *text, SrcPos pos) {
   AsmScan s;
-  asm_scan_init(&s, a, err, "AArch64", text, (SrcPos){0});
+  asm_scan_init(&s, a, err, "AArch64", text, pos);
   for (int k = 0; k < 2 && s.tok.kind != AT_END; k++) {
     asm_next(&s);
     if (asm_is(&s, '{')) asm_next(&s);
@@ -648,7 +648,7 @@ Instr *aarch64_simd_parse(Arena *a, Err *err, const char *text, SrcPos pos) {
   if (!tok_upname(&s, u, sizeof u)) return NULL;
   bool known = false;
   for (size_t i = 0; i < ARRAY_LEN(forms); i++) known |= !strcmp(forms[i].name, u);
-  if (!known || (!vector_only(u) && !vector_operands(a, err, text))) return NULL;
+  if (!known || (!vector_only(u) && !vector_operands(a, err, text, pos))) return NULL;
   asm_next(&s);
   Instr *ins = asm_new_instr(&s, AV_FIRST);
   Parsed pp = {{0}, 0};

@@ -147,6 +147,20 @@ static size_t span(const char *p, bool (*ok)(char)) {
 
 static bool number_char(char c) { return isalnum((unsigned char)c); }
 
+/* herd's AArch64, X86 and X86_64 lexers read decimal numbers only: 0x10
+ * is the number 0 then the name x10, a syntax error (located, as herd's
+ * parser reports it: herdmsg.c). */
+static void hex_refused(const AsmScan *s, const char *p) {
+  if (strcmp(s->arch, "AArch64") && strcmp(s->arch, "X86") && strcmp(s->arch, "X86_64")) return;
+  if (*p == '-') p++;
+  if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X')) return;
+  size_t n = 1;
+  while (isalnum((unsigned char)p[n]) || p[n] == '_') n++;
+  SrcPos at = s->cur;
+  at.col += (int)(p + 1 - (s->text + s->i));
+  err_raise(s->err, ERRK_SYNTAX, at, "unexpected '%.*s' (in prog)", (int)n - 1, p + 1);
+}
+
 void asm_next(AsmScan *s) {
   while (s->text[s->i] && isspace((unsigned char)s->text[s->i]))
     advance(s, 1);
@@ -164,6 +178,7 @@ void asm_next(AsmScan *s) {
     size_t n = (p[0] == '-') + span(p + (p[0] == '-'), number_char);
     t->kind = AT_NUM;
     t->len = n;
+    hex_refused(s, p);
     if (!lit_parse_int(p, n, &t->num))
       err_raise(s->err, ERRK_SYNTAX, t->pos,
                 "%s instruction '%s': bad number '%.*s'", s->arch, s->text,
